@@ -1,0 +1,76 @@
+// swift-tools-version: 6.1
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+  name: "swift-tracking",
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13)],
+  products: [
+    .library(name: "Tracking", targets: ["Tracking"]),
+    .executable(name: "tracking-tour", targets: ["TrackingTour"]),
+    // BEGIN migration products
+    .executable(name: "tracking-migrate", targets: ["TrackingMigrate"]),
+    // END migration products
+  ],
+  dependencies: [
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+    .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+    // BEGIN migration dependencies
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // END migration dependencies
+  ],
+  targets: [
+    // Tiny C layer: thread-local scope pointer, a portable lock, relaxed atomics.
+    // Kept in C so the hot path inlines to a few instructions on every platform
+    // without the OS-version gates of the Synchronization module.
+    .target(name: "CTrackingSupport"),
+    .target(
+      name: "Tracking",
+      dependencies: ["CTrackingSupport", "TrackingMacros"]
+    ),
+    .macro(
+      name: "TrackingMacros",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+      ]
+    ),
+    .executableTarget(name: "TrackingTour", dependencies: ["Tracking"]),
+    .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),
+    .testTarget(
+      name: "TrackingMacrosTests",
+      dependencies: [
+        "TrackingMacros",
+        .product(name: "MacroTesting", package: "swift-macro-testing"),
+      ]
+    ),
+    // BEGIN migration targets
+    .target(
+      name: "TrackingMigration",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftOperators", package: "swift-syntax"),
+      ]
+    ),
+    .executableTarget(
+      name: "TrackingMigrate",
+      dependencies: [
+        "TrackingMigration",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "TrackingMigrationTests",
+      dependencies: ["TrackingMigration"],
+      // Fixtures are Swift sources read as text (located via #filePath), not compiled.
+      exclude: ["Fixtures"]
+    ),
+    // END migration targets
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,68 @@
+import SwiftSyntax
+
+/// Mutable state for processing one parsed file: the edits to apply, the
+/// findings to report, and helpers to express edits in terms of syntax nodes.
+final class FileContext {
+  let path: String
+  let bytes: [UInt8]
+  let converter: SourceLocationConverter
+  let index: ProjectIndex
+  let target: MigrationTarget
+  private(set) var edits: [TextEdit] = []
+  private(set) var findings: [Finding] = []
+  /// Set when the file now uses the target's macro or ignore attribute.
+  var needsMacroImport = false
+
+  init(path: String, tree: SourceFileSyntax, index: ProjectIndex, target: MigrationTarget) {
+    self.path = path
+    self.bytes = Array(tree.description.utf8)
+    self.converter = SourceLocationConverter(fileName: path, tree: tree)
+    self.index = index
+    self.target = target
+  }
+
+  // MARK: Findings
+
+  func report(_ severity: Severity, _ rule: Rule, at node: some SyntaxProtocol, _ message: String) {
+    report(severity, rule, at: node.positionAfterSkippingLeadingTrivia, message)
+  }
+
+  func report(_ severity: Severity, _ rule: Rule, at position: AbsolutePosition, _ message: String) {
+    let location = converter.location(for: position)
+    findings.append(
+      Finding(
+        file: path, line: location.line, column: location.column,
+        severity: severity, rule: rule, message: message))
+  }
+
+  // MARK: Edits
+
+  /// The byte range of `node` without its leading and trailing trivia.
+  func trimmedRange(of node: some SyntaxProtocol) -> Range<Int> {
+    node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset
+  }
+
+  /// Replaces the text of `node` (excluding trivia) with `text`.
+  func replace(_ node: some SyntaxProtocol, with text: String) {
+    edits.append(TextEdit(range: trimmedRange(of: node), replacement: text))
+  }
+
+  /// Removes the text in `range`, absorbing only whitespace around it.
+  func remove(_ range: Range<Int>) {
+    edits.append(.delete(TriviaAwareRemoval.deletionRange(for: range, in: bytes)))
+  }
+
+  /// Removes `node`, absorbing only whitespace around it.
+  func remove(_ node: some SyntaxProtocol) {
+    remove(trimmedRange(of: node))
+  }
+
+  /// Inserts `text` right before the first token of `node` (after its leading trivia).
+  func insert(_ text: String, before node: some SyntaxProtocol) {
+    edits.append(.insert(text, at: node.positionAfterSkippingLeadingTrivia.utf8Offset))
+  }
+
+  func insert(_ text: String, atOffset offset: Int) {
+    edits.append(.insert(text, at: offset))
+  }
+}

@@ -1,0 +1,42 @@
+import SwiftSyntax
+
+/// Visits one parsed file and records every migration edit and finding.
+final class FileMigrator: SyntaxVisitor {
+  private let context: FileContext
+
+  init(context: FileContext) {
+    self.context = context
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  /// Runs the rewrite rules over `tree`; results accumulate in the context.
+  static func run(on tree: SourceFileSyntax, context: FileContext) {
+    FileMigrator(context: context).walk(tree)
+    ImportEditing.addMacroImportIfNeeded(to: tree, in: context)
+  }
+
+  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+    ModelMigration.migrate(node, in: context)
+    return .visitChildren
+  }
+
+  override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+    ManualWorkScanner.scan(node, in: context)
+    return .visitChildren
+  }
+
+  override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+    ViewMigration.migrate(node, in: context)
+    return .visitChildren
+  }
+
+  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+    ViewMigration.migrate(node, in: context)
+    return .visitChildren
+  }
+
+  override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+    ManualWorkScanner.scan(node, in: context)
+    return .visitChildren
+  }
+}

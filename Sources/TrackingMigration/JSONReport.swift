@@ -1,0 +1,27 @@
+import Foundation
+
+/// The machine-readable report printed by `--report json`.
+///
+/// Field names are stable: `changedFiles`, `unparsedFiles`, and `findings`,
+/// each finding with `file`, `line`, `column`, `severity`, `rule`, `message`.
+public struct JSONReport: Codable, Sendable, Equatable {
+  /// Paths of files that were (or, in dry-run/check mode, would be) changed.
+  public var changedFiles: [String]
+  /// Paths of files that could not be parsed and were left untouched.
+  public var unparsedFiles: [String]
+  public var findings: [Finding]
+
+  public init(result: MigrationResult) {
+    changedFiles = result.changedFiles.map(\.path)
+    unparsedFiles = result.unparsedFiles.map(\.path)
+    findings = result.findings
+  }
+
+  /// Pretty-printed JSON with sorted keys, terminated by a newline.
+  public func encoded() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+}

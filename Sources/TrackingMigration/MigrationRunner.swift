@@ -1,0 +1,115 @@
+import Foundation
+
+/// The command-line behaviour, as a library so it can be tested without a process.
+///
+/// Exit codes (see ``ExitCode``): 0 success; 1 `--check` found changes to make;
+/// 2 a file could not be parsed (takes precedence over 1); 3 an input path or
+/// file could not be read or written.
+public struct MigrationRunner: Sendable {
+  /// What to do with the migrated text.
+  public enum Mode: String, Sendable, CaseIterable {
+    /// Print a unified diff (default).
+    case dryRun
+    /// Rewrite the files in place.
+    case write
+    /// Print the diff and fail when anything would change.
+    case check
+  }
+
+  /// How to print results.
+  public enum ReportFormat: String, Sendable, CaseIterable {
+    /// Diff on standard output, compiler-style findings on standard error.
+    case text
+    /// A ``JSONReport`` on standard output.
+    case json
+  }
+
+  /// Process exit codes.
+  public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case changesNeeded = 1
+    case parseFailure = 2
+    case ioFailure = 3
+  }
+
+  /// Everything the command would print, and its exit code.
+  public struct Outcome: Sendable {
+    public var exitCode: ExitCode
+    public var standardOutput: String
+    public var standardError: String
+  }
+
+  public var migrator: Migrator
+  public var mode: Mode
+  public var format: ReportFormat
+
+  public init(migrator: Migrator = Migrator(), mode: Mode = .dryRun, format: ReportFormat = .text) {
+    self.migrator = migrator
+    self.mode = mode
+    self.format = format
+  }
+
+  /// Migrates the Swift files at `paths` (files or directories).
+  public func run(paths: [String]) -> Outcome {
+    let files: [String]
+    do {
+      files = try SourceCollector.swiftFiles(at: paths)
+    } catch {
+      return Outcome(exitCode: .ioFailure, standardOutput: "", standardError: error.description + "\n")
+    }
+    var sources: [SourceFile] = []
+    var errors = ""
+    var ioFailed = false
+    for file in files {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        errors += "\(file): error: cannot read file\n"
+        ioFailed = true
+        continue
+      }
+      guard let text = String(data: data, encoding: .utf8) else {
+        errors += "\(file): error: not UTF-8 text; left unchanged\n"
+        ioFailed = true
+        continue
+      }
+      sources.append(SourceFile(path: file, text: text))
+    }
+
+    let result = migrator.migrate(sources)
+    var output = ""
+    if mode == .write {
+      for file in result.changedFiles {
+        do {
+          try Data(file.migrated.utf8).write(to: URL(fileURLWithPath: file.path), options: .atomic)
+        } catch {
+          errors += "\(file.path): error: cannot write file (\(error.localizedDescription))\n"
+          ioFailed = true
+        }
+      }
+    }
+
+    switch format {
+    case .text:
+      if mode != .write {
+        for file in result.changedFiles {
+          output += UnifiedDiff.diff(
+            old: file.original, new: file.migrated, oldName: "a/\(file.path)", newName: "b/\(file.path)")
+        }
+      }
+      errors = result.findings.map { $0.compilerStyle + "\n" }.joined() + errors
+    case .json:
+      output = JSONReport(result: result).encoded()
+    }
+
+    let exitCode: ExitCode =
+      if ioFailed {
+        .ioFailure
+      } else if !result.unparsedFiles.isEmpty {
+        .parseFailure
+      } else if mode == .check && !result.changedFiles.isEmpty {
+        .changesNeeded
+      } else {
+        .success
+      }
+    return Outcome(exitCode: exitCode, standardOutput: output, standardError: errors)
+  }
+}
