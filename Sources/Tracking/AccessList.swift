@@ -1,0 +1,103 @@
+import CTrackingSupport
+
+/// The reads recorded by one tracking scope: for each registrar read, which of its
+/// properties.
+///
+/// A scope lives on the stack of ``withTracking(_:onChange:)`` and is published to
+/// the thread through a thread-local pointer, so registrars find it with one load.
+/// The first registrar is held inline: most scopes read one object, and then
+/// recording allocates nothing.
+@usableFromInline
+struct AccessList {
+  private var firstStorage: RegistrarStorage?
+  private var firstProperties = PropertySet()
+  private var others: [(storage: RegistrarStorage, properties: PropertySet)] = []
+
+  @usableFromInline init() {}
+
+  var isEmpty: Bool { firstStorage == nil }
+
+  mutating func record(_ storage: RegistrarStorage, _ id: Int) {
+    if firstStorage === storage {
+      firstProperties.insert(id)
+    } else if firstStorage == nil {
+      firstStorage = storage
+      firstProperties = PropertySet(id)
+    } else if let index = others.firstIndex(where: { $0.storage === storage }) {
+      others[index].properties.insert(id)
+    } else {
+      others.append((storage, PropertySet(id)))
+    }
+  }
+
+  private mutating func record(_ storage: RegistrarStorage, _ properties: PropertySet) {
+    if firstStorage === storage {
+      firstProperties.formUnion(properties)
+    } else if firstStorage == nil {
+      firstStorage = storage
+      firstProperties = properties
+    } else if let index = others.firstIndex(where: { $0.storage === storage }) {
+      others[index].properties.formUnion(properties)
+    } else {
+      others.append((storage, properties))
+    }
+  }
+
+  /// Adds an inner scope's reads to this one: an outer scope tracks what its nested
+  /// scopes read, as Apple's does.
+  mutating func merge(_ other: AccessList) {
+    other.forEach { record($0, $1) }
+  }
+
+  func forEach(_ body: (RegistrarStorage, PropertySet) -> Void) {
+    guard let firstStorage else { return }
+    body(firstStorage, firstProperties)
+    for (storage, properties) in others { body(storage, properties) }
+  }
+
+  /// Installs `observer` on every registrar this scope read.
+  func install(_ observer: TrackingObserver) {
+    forEach { storage, properties in storage.install(observer, properties: properties) }
+  }
+
+  /// The number of registrars read (for tests and diagnostics).
+  var objectCount: Int { firstStorage == nil ? 0 : 1 + others.count }
+
+  /// Records a read into the scope that is current on this thread. Kept out of line:
+  /// the inlined fast path at the call site is only the thread-local load.
+  @usableFromInline @inline(never)
+  static func record(into scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int) {
+    scope.assumingMemoryBound(to: AccessList.self).pointee.record(storage, id)
+  }
+
+  /// Runs `body` with a fresh scope as the thread's current one and returns what it
+  /// read. On the way out the reads are also merged into the enclosing scope, if any.
+  static func collect<T, Failure: Error>(
+    _ body: () throws(Failure) -> T
+  ) throws(Failure) -> (T, AccessList) {
+    var list = AccessList()
+    let previous = tracking_current_scope()
+    let result = try withUnsafeMutablePointer(to: &list) { (pointer) throws(Failure) -> T in
+      tracking_set_current_scope(pointer)
+      defer {
+        tracking_set_current_scope(previous)
+        if let previous {
+          previous.assumingMemoryBound(to: AccessList.self).pointee.merge(pointer.pointee)
+        }
+      }
+      return try body()
+    }
+    return (result, list)
+  }
+
+  /// Runs `body` with no current scope, so that its reads are not recorded anywhere.
+  static func withoutTracking<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    let previous = tracking_current_scope()
+    tracking_set_current_scope(nil)
+    defer { tracking_set_current_scope(previous) }
+    return try body()
+  }
+
+  /// Whether the calling thread is inside a tracking scope.
+  static var isTracking: Bool { tracking_current_scope() != nil }
+}

@@ -1,0 +1,168 @@
+import CTrackingSupport
+
+#if canImport(Observation)
+  import Observation
+#endif
+
+/// Switches for working together with Apple's `Observation` module.
+///
+/// Both directions cost something, so both are off by default where no UI framework
+/// needs them (on Linux, for instance), and each can be turned on at any time:
+///
+/// - ``relaysToAppleObservation``: objects made by ``Trackable()`` also report their
+///   reads and writes to an Apple `ObservationRegistrar`, so Apple's
+///   `withObservationTracking`, `Observations` and SwiftUI see them. Every read then
+///   pays Apple's price as well as ours. On by default where SwiftUI exists.
+/// - ``observesAppleObservables``: ``withTracking(_:onChange:)`` and everything built
+///   on it also notice changes of Apple `@Observable` objects read inside them, by
+///   running the scope inside Apple's `withObservationTracking`. Every scope then pays
+///   Apple's full tracking cycle. Off by default.
+///
+/// Where `Observation` cannot be imported (or the OS is older than Apple's module),
+/// both switches read `false` and setting them does nothing.
+public enum TrackingInterop {
+  private static let relayBit = 1
+  private static let appleScopesBit = 2
+
+  /// Whether reads and writes of tracked properties are relayed to Apple's
+  /// `ObservationRegistrar`.
+  public static var relaysToAppleObservation: Bool {
+    get { isRelaying }
+    set { setFlag(relayBit, newValue) }
+  }
+
+  /// Whether tracking scopes also observe Apple `@Observable` objects.
+  ///
+  /// Apple's one-shot tracking cannot be cancelled: after one of our scopes fires
+  /// through one of our objects, the Apple tracking it installed stays pending until
+  /// the Apple property it read changes (and then does nothing).
+  /// Apple's public API reports only will-set changes, so a `didChange` callback
+  /// fired by an Apple object runs before that object's value changes, and its
+  /// ``TrackedChange`` has no subject or key path.
+  public static var observesAppleObservables: Bool {
+    get { tracking_interop_flags() & appleScopesBit != 0 }
+    set { setFlag(appleScopesBit, newValue) }
+  }
+
+  @inlinable
+  static var isRelaying: Bool {
+    tracking_interop_flags() & 1 != 0
+  }
+
+  private static func setFlag(_ bit: Int, _ on: Bool) {
+    guard isAvailable else { return }
+    tracking_interop_set_flag(bit, on)
+  }
+
+  /// Whether Apple's `Observation` module can be used on this system.
+  public static var isAvailable: Bool {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) { return true }
+    #endif
+    return false
+  }
+
+  /// Turns relaying on where SwiftUI can be imported; called once by the first registrar.
+  static let applyDefaults: Void = {
+    #if canImport(SwiftUI)
+      relaysToAppleObservation = true
+    #endif
+  }()
+
+  // MARK: Relaying our objects to Apple
+
+  @usableFromInline
+  static func relayAccess(_ storage: RegistrarStorage, _ id: Int) {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        let relay = AppleRelay.of(storage)
+        relay.registrar.access(relay, keyPath: AppleRelay.keyPath(id))
+      }
+    #endif
+  }
+
+  @usableFromInline
+  static func relayWillSet(_ storage: RegistrarStorage, _ id: Int) {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        let relay = AppleRelay.of(storage)
+        relay.registrar.willSet(relay, keyPath: AppleRelay.keyPath(id))
+      }
+    #endif
+  }
+
+  @usableFromInline
+  static func relayDidSet(_ storage: RegistrarStorage, _ id: Int) {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        let relay = AppleRelay.of(storage)
+        relay.registrar.didSet(relay, keyPath: AppleRelay.keyPath(id))
+      }
+    #endif
+  }
+
+  // MARK: Apple objects inside our scopes
+
+  static func trackIncludingApple<T, Failure: Error>(
+    _ apply: () throws(Failure) -> T,
+    kind: TrackingObserver.Kind,
+    handlers: () -> (TrackingObserver.Handler?, TrackingObserver.Handler?)
+  ) throws(Failure) -> (value: T, observer: TrackingObserver?) {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        let (willSet, didSet) = handlers()
+        nonisolated(unsafe) let observer = TrackingObserver.make(kind: kind, willSet: willSet, didSet: didSet)
+        let (result, list) = Observation.withObservationTracking {
+          AccessList.collect { () -> Result<T, Failure> in
+            do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
+          }
+        } onChange: {
+          observer.notifyExternalChange()
+        }
+        let value = try result.get()
+        list.install(observer)
+        return (value, observer)
+      }
+    #endif
+    let (value, list) = try AccessList.collect(apply)
+    guard !list.isEmpty else { return (value, nil) }
+    let (willSet, didSet) = handlers()
+    let observer = TrackingObserver.make(kind: kind, willSet: willSet, didSet: didSet)
+    list.install(observer)
+    return (value, observer)
+  }
+}
+
+#if canImport(Observation)
+  /// Stands in for one of our objects in Apple's registrar: property `id` of the
+  /// object is `\AppleRelay[property: id]` here. One relay per object, made on first
+  /// use and owned by the object's registrar storage.
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+  final class AppleRelay: Observation.Observable, @unchecked Sendable {
+    let registrar = ObservationRegistrar()
+
+    subscript(property id: Int) -> Int { id }
+
+    static func of(_ storage: RegistrarStorage) -> AppleRelay {
+      storage.withLock { state in
+        if let relay = state.appleRelay as? AppleRelay { return relay }
+        let relay = AppleRelay()
+        state.appleRelay = relay
+        return relay
+      }
+    }
+
+    nonisolated(unsafe) private static let keyPaths = Locked<[Int: KeyPath<AppleRelay, Int>]>.make([:])
+
+    /// Key paths are made once per identifier and reused, so that Apple's registrar
+    /// sees equal keys for every read and write of one property.
+    static func keyPath(_ id: Int) -> KeyPath<AppleRelay, Int> {
+      keyPaths.withLock { cache in
+        if let keyPath = cache[id] { return keyPath }
+        let keyPath = \AppleRelay[property: id]
+        cache[id] = keyPath
+        return keyPath
+      }
+    }
+  }
+#endif
