@@ -12,10 +12,13 @@ final class FileContext {
   private(set) var findings: [Finding] = []
   /// Set when the file now uses the target's macro or ignore attribute.
   var needsMacroImport = false
+  /// The file's line break style (`"\r\n"` if it uses CRLF), for inserted lines.
+  let lineBreak: String
 
   init(path: String, tree: SourceFileSyntax, index: ProjectIndex, target: MigrationTarget) {
     self.path = path
     self.bytes = Array(tree.description.utf8)
+    self.lineBreak = tree.description.contains("\r\n") ? "\r\n" : "\n"
     self.converter = SourceLocationConverter(fileName: path, tree: tree)
     self.index = index
     self.target = target

@@ -14,9 +14,27 @@ enum ImportEditing {
     guard imported.isDisjoint(with: context.target.satisfyingImports) else { return }
     let line = "import \(context.target.moduleName)"
     if let last = imports.last {
-      context.insert("\n" + line, atOffset: last.endPosition.utf8Offset)
+      context.insert(context.lineBreak + line, atOffset: last.endPosition.utf8Offset)
     } else if let first = tree.statements.first {
-      context.insert(line + "\n\n", before: first)
+      context.insert(line + context.lineBreak + context.lineBreak, atOffset: insertionOffset(before: first))
     }
+  }
+
+  /// Where to put the first import of a file without imports: after the last
+  /// blank line of the leading comments (so a file header stays first), or at
+  /// the very start (so a doc comment stays attached to its declaration).
+  private static func insertionOffset(before statement: CodeBlockItemSyntax) -> Int {
+    var offset = statement.position.utf8Offset
+    var result = offset
+    for piece in statement.leadingTrivia {
+      offset += piece.sourceLength.utf8Length
+      switch piece {
+      case .newlines(let count) where count >= 2, .carriageReturnLineFeeds(let count) where count >= 2:
+        result = offset
+      default:
+        break
+      }
+    }
+    return result
   }
 }

@@ -37,7 +37,7 @@ enum ViewMigration {
     guard context.index.observableTypes.contains(typeName) else {
       context.report(
         .warning, .unknownType, at: attribute,
-        "'\(typeName)' is not an ObservableObject class among the inputs (it may be declared in another module); @\(wrapper) left unchanged")
+        "'\(typeName)' was not found as an ObservableObject class in the parsed inputs (it may be declared in another module); @\(wrapper) left unchanged")
       return
     }
 
@@ -77,7 +77,7 @@ enum ViewMigration {
     guard context.index.observableTypes.contains(typeName) else {
       context.report(
         .warning, .unknownType, at: member.declName,
-        "'\(typeName)' is not an ObservableObject class among the inputs (it may be declared in another module); environmentObject(_:) left unchanged")
+        "'\(typeName)' was not found as an ObservableObject class in the parsed inputs (it may be declared in another module); environmentObject(_:) left unchanged")
       return
     }
     context.replace(member.declName, with: "environment")

@@ -1,0 +1,13 @@
+import SwiftUI
+import AnalyticsKit
+
+struct SessionView: View {
+    @Environment(Session.self) var session
+    var admin: AdminSession
+    // Declared in AnalyticsKit, which the tool cannot see.
+    @EnvironmentObject var tracker: AnalyticsTracker
+
+    var body: some View {
+        Text(session.user ?? "Signed out")
+    }
+}

@@ -1,0 +1,9 @@
+import Foundation
+
+class Session: ObservableObject {
+    @Published var user: String?
+}
+
+class AdminSession: Session {
+    @Published var permissions: [String] = []
+}

@@ -1,0 +1,7 @@
+import Foundation
+import Observation
+
+@Observable final class Timer: @unchecked Sendable {
+    var elapsed: TimeInterval = 0
+    @ObservationIgnored private var startDate = Date()
+}

@@ -1,0 +1,6 @@
+import SwiftUI
+
+class Broken: ObservableObject {
+    @Published var value = 
+    func oops( {
+}
