@@ -30,8 +30,7 @@
 /// The equivalent of Apple's `@Observable`.
 @attached(
   member,
-  names: named(_$trackingRegistrar), named(access), named(withMutation),
-  named(_$trackedPropertyID), named(CodingKeys))
+  names: named(_$trackingRegistrar), named(access), named(withMutation), named(CodingKeys))
 @attached(memberAttribute)
 @attached(extension, conformances: Trackable)
 public macro Trackable() = #externalMacro(module: "TrackingMacros", type: "TrackableMacro")

@@ -4,7 +4,6 @@ enum Names {
   static let conformance = "Trackable"
   static let registrarType = "TrackingRegistrar"
   static let registrarVariable = "_$trackingRegistrar"
-  static let propertyIDFunction = "_$trackedPropertyID"
   static let trackedMacro = "TrackedProperty"
   static let ignoredMacro = "TrackingIgnored"
   static let externalMacro = "TrackedExternally"

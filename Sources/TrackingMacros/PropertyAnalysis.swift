@@ -97,14 +97,13 @@ extension DeclGroupSyntax {
     memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
   }
 
-  /// The properties numbered by the registrar, in declaration order: tracked stored
-  /// properties and `@TrackedExternally` ones. A property's number is its index here.
+  /// The tracked stored properties in declaration order; a property's number in the
+  /// registrar is its index here. (Hand-written and `@TrackedExternally` properties
+  /// go through the key-path entry points and are numbered at run time.)
   var numberedPropertyNames: [String] {
     variableMembers.compactMap { variable in
-      guard variable.isInstance, let name = variable.singleIdentifier?.text else { return nil }
-      if variable.isExternallyTracked { return name }
-      if variable.isTrackingCandidate && variable.untrackableReason == nil { return name }
-      return nil
+      guard variable.isTrackingCandidate, variable.untrackableReason == nil else { return nil }
+      return variable.singleIdentifier?.text
     }
   }
 

@@ -6,7 +6,7 @@ import SwiftSyntaxMacros
 /// `@Trackable`: makes a class's stored `var`s tracked.
 ///
 /// - member: the registrar, `access(keyPath:)` / `withMutation(keyPath:_:)` for
-///   hand-written tracked properties, the key-path-to-number table, and — for a
+///   hand-written tracked properties (numbered by the registrar on first use), and — for a
 ///   Codable class without its own `CodingKeys` — coding keys that use the
 ///   properties' own names rather than their `_` backing storage.
 /// - member attribute: `@TrackedProperty(n)` on each stored `var`, numbering them.
@@ -26,8 +26,6 @@ extension TrackableMacro: MemberMacro {
       return []
     }
     let typeName = classDecl.name.trimmed
-    let numbered = declaration.numberedPropertyNames
-
     var members: [DeclSyntax] = [
       """
       @\(raw: Names.ignoredMacro) private let \(raw: Names.registrarVariable) = \(raw: Names.qualifiedRegistrar)()
@@ -35,7 +33,7 @@ extension TrackableMacro: MemberMacro {
       """
       /// Records a read of the property at `keyPath`, for hand-written tracked properties.
       internal nonisolated func access<Member>(keyPath: KeyPath<\(typeName), Member>) {
-        \(raw: Names.registrarVariable).access(self, property: \(raw: Names.propertyIDFunction)(keyPath), keyPath: keyPath)
+        \(raw: Names.registrarVariable).access(self, keyPath: keyPath)
       }
       """,
       """
@@ -44,29 +42,14 @@ extension TrackableMacro: MemberMacro {
         keyPath: KeyPath<\(typeName), Member>,
         _ mutation: () throws -> MutationResult
       ) rethrows -> MutationResult {
-        try \(raw: Names.registrarVariable).withMutation(
-          of: self, property: \(raw: Names.propertyIDFunction)(keyPath), keyPath: keyPath, mutation)
+        try \(raw: Names.registrarVariable).withMutation(of: self, keyPath: keyPath, mutation)
       }
       """,
-      propertyIDFunction(typeName: typeName, numbered: numbered),
     ]
     if let codingKeys = codingKeys(for: declaration) {
       members.append(codingKeys)
     }
     return members
-  }
-
-  /// Maps the key paths of numbered properties to their numbers; any other key path
-  /// gets a number from the registrar on first use.
-  static func propertyIDFunction(typeName: TokenSyntax, numbered: [String]) -> DeclSyntax {
-    let cases = numbered.enumerated().map { index, name in
-      "if keyPath == \\\(typeName.text).\(name) { return \(index) }\n"
-    }.joined()
-    return """
-      private nonisolated func \(raw: Names.propertyIDFunction)(_ keyPath: AnyKeyPath) -> Int {
-        \(raw: cases)return \(raw: Names.registrarVariable).propertyID(for: keyPath)
-      }
-      """
   }
 
   /// Coding keys under the properties' own names, for classes that declare a Codable

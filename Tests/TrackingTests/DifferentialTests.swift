@@ -15,6 +15,13 @@ enum Scenario: String, CaseIterable, CustomTestStringConvertible {
 
   var testDescription: String { rawValue }
 
+  /// Apple keeps the observers of one property in a `Set`, so when one mutation fires
+  /// several of them the order varies from run to run. Those scenarios compare the
+  /// events as multisets. Ours fire in installation order (checked exactly).
+  var appleFireOrderIsUnspecified: Bool {
+    self == .nestedOuterSeesInnerReads || self == .nestedBothFire
+  }
+
   /// What Apple's module does, written down (checked against it by the tests below).
   var expected: [String] {
     switch self {
@@ -197,8 +204,14 @@ struct DifferentialTests {
   func sameEventsAsApple(_ scenario: Scenario) {
     let apple = scenario.run(AppleFlavor.self)
     let ours = scenario.run(OurFlavor.self)
-    #expect(apple == scenario.expected, "Apple's module no longer behaves as written down")
-    #expect(ours == apple)
+    #expect(ours == scenario.expected)
+    if scenario.appleFireOrderIsUnspecified {
+      #expect(apple.sorted() == scenario.expected.sorted(), "Apple's module no longer behaves as written down")
+      #expect(ours.sorted() == apple.sorted())
+    } else {
+      #expect(apple == scenario.expected, "Apple's module no longer behaves as written down")
+      #expect(ours == apple)
+    }
   }
 
   @Test func atLeastFifteenScenarios() {
