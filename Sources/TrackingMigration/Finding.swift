@@ -55,10 +55,14 @@ public struct Finding: Sendable, Codable, Hashable {
   public var line: Int
   /// 1-based column, in UTF-8 bytes (as compilers report it).
   public var column: Int
+  /// How serious the finding is.
   public var severity: Severity
+  /// Which rule produced it (stable identifier).
   public var rule: Rule
+  /// Human-readable explanation, including what to do.
   public var message: String
 
+  /// Creates a finding.
   public init(file: String, line: Int, column: Int, severity: Severity, rule: Rule, message: String) {
     self.file = file
     self.line = line

@@ -9,8 +9,10 @@ public struct JSONReport: Codable, Sendable, Equatable {
   public var changedFiles: [String]
   /// Paths of files that could not be parsed and were left untouched.
   public var unparsedFiles: [String]
+  /// Every finding, in the same order as the text output.
   public var findings: [Finding]
 
+  /// Builds the report for a migration result.
   public init(result: MigrationResult) {
     changedFiles = result.changedFiles.map(\.path)
     unparsedFiles = result.unparsedFiles.map(\.path)

@@ -15,7 +15,9 @@ enum LintRules {
   }
 
   /// Functions that start observation tracking, across both observation systems.
-  static let trackingFunctions: Set<String> = ["withTracking", "withObservationTracking"]
+  static let trackingFunctions: Set<String> = ["withTracking", "withCancellableTracking", "withObservationTracking"]
   /// Calls that start observing when made, for ``InitializerObservationRule``.
-  static let observationStarters: Set<String> = ["withTracking", "withObservationTracking", "observe", "Observations"]
+  static let observationStarters: Set<String> = [
+    "withTracking", "withCancellableTracking", "withObservationTracking", "observe", "Observations",
+  ]
 }

@@ -26,23 +26,34 @@ public struct MigrationRunner: Sendable {
 
   /// Process exit codes.
   public enum ExitCode: Int32, Sendable {
+    /// Everything processed (and, for `--check`, nothing would change).
     case success = 0
+    /// `--check` only: at least one file would change.
     case changesNeeded = 1
+    /// At least one file could not be parsed; it was left untouched.
     case parseFailure = 2
+    /// An input could not be found, read or written. Takes precedence.
     case ioFailure = 3
   }
 
   /// Everything the command would print, and its exit code.
   public struct Outcome: Sendable {
+    /// The status the process should exit with.
     public var exitCode: ExitCode
+    /// The diff (text format) or the JSON report.
     public var standardOutput: String
+    /// Compiler-style findings (text format) and I/O errors.
     public var standardError: String
   }
 
+  /// The migration to perform.
   public var migrator: Migrator
+  /// Dry run, write or check.
   public var mode: Mode
+  /// Text or JSON output.
   public var format: ReportFormat
 
+  /// Creates a runner; the defaults match the command line's defaults.
   public init(migrator: Migrator = Migrator(), mode: Mode = .dryRun, format: ReportFormat = .text) {
     self.migrator = migrator
     self.mode = mode

@@ -3,45 +3,6 @@ import SwiftParser
 import SwiftParserDiagnostics
 import SwiftSyntax
 
-/// One input file: its path (used in reports) and its full text.
-public struct SourceFile: Sendable, Hashable {
-  public var path: String
-  public var text: String
-
-  public init(path: String, text: String) {
-    self.path = path
-    self.text = text
-  }
-}
-
-/// What happened to one input file.
-public struct FileOutcome: Sendable, Hashable {
-  public var path: String
-  /// The text as it was read.
-  public var original: String
-  /// The text after migration; equal to ``original`` when nothing changed or
-  /// the file could not be parsed.
-  public var migrated: String
-  /// `false` when the file has syntax errors; such a file is never modified.
-  public var isParsed: Bool
-
-  /// Whether migration changed the file.
-  public var hasChanges: Bool { migrated != original }
-}
-
-/// The result of migrating a set of files together.
-public struct MigrationResult: Sendable {
-  /// One outcome per input, in input order.
-  public var files: [FileOutcome]
-  /// All findings, ordered by input file, then line and column.
-  public var findings: [Finding]
-
-  /// Files whose text changed.
-  public var changedFiles: [FileOutcome] { files.filter(\.hasChanges) }
-  /// Files that could not be parsed (and were left untouched).
-  public var unparsedFiles: [FileOutcome] { files.filter { !$0.isParsed } }
-}
-
 /// Migrates `ObservableObject` code to macro-based observation and lints
 /// observation pitfalls.
 ///
@@ -66,6 +27,7 @@ public struct Migrator: Sendable {
   /// initializers, onChange reading old values).
   public var lints: Bool
 
+  /// Creates a migrator for `target`, optionally without lint rules.
   public init(target: MigrationTarget = .tracking, lints: Bool = true) {
     self.target = target
     self.lints = lints

@@ -4,8 +4,11 @@ import Foundation
 public enum SourceCollector {
   /// Errors reading inputs.
   public struct Failure: Error, CustomStringConvertible, Equatable {
+    /// The path that could not be used.
     public var path: String
+    /// Why.
     public var reason: String
+    /// `path: error: reason`, in compiler style.
     public var description: String { "\(path): error: \(reason)" }
   }
 
