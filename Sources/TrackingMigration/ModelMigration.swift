@@ -17,7 +17,10 @@ enum ModelMigration {
     let inheritedTypes = node.inheritanceClause?.inheritedTypes
     let conformanceIndex = inheritedTypes?.firstIndex { SyntaxQueries.isObservableObject($0.type) }
     let isSubclass = conformanceIndex == nil && context.index.migratedSubclasses.contains(name)
-    guard conformanceIndex != nil || isSubclass else { return }
+    guard conformanceIndex != nil || isSubclass else {
+      reportUnmigratedPublished(in: node, context: context)
+      return
+    }
 
     if SyntaxQueries.attribute(in: node.attributes, named: observationMacroNames) == nil {
       context.insert("@\(context.target.macroName) ", before: node)
@@ -36,6 +39,21 @@ enum ModelMigration {
       }
     }
     context.needsMacroImport = true
+  }
+
+  /// A class with `@Published` properties whose `ObservableObject` conformance
+  /// comes from somewhere the tool cannot see (a superclass or extension in
+  /// another module) is left alone, and reported.
+  private static func reportUnmigratedPublished(in node: ClassDeclSyntax, context: FileContext) {
+    guard !context.index.macroObservableClasses.contains(node.name.text) else { return }
+    let hasPublished = node.memberBlock.members.contains {
+      guard let variable = $0.decl.as(VariableDeclSyntax.self) else { return false }
+      return SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) != nil
+    }
+    guard hasPublished else { return }
+    context.report(
+      .warning, .unknownType, at: node.name,
+      "'\(node.name.text)' has @Published properties but no ObservableObject conformance was found among the inputs (it may come from a superclass in another module); left unchanged")
   }
 
   /// Removes one entry of an inheritance clause, fixing commas and the colon.

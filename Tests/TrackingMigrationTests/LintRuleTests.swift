@@ -100,6 +100,7 @@ struct LintRuleTests {
     "withObservationTracking { print(model.value) } onChange: { print(model.value) }",
     "withTracking({ _ = self.model.value }, onChange: { log(model.value) })",
     "withTracking { _ = count } onChange: { send(count) }",
+    "let token = withCancellableTracking { model.items.count } onChange: { reload(model.items) }",
   ])
   func onChangeReported(call: String) {
     let result = findings("func f() {\n    \(call)\n}\n", rule: .onChangeReadsOldValue)

@@ -81,6 +81,14 @@ struct RuleFixtureTests {
     #expect(result.findings(.unknownType).allSatisfy { $0.message.contains("cannot determine the type") })
   }
 
+  @Test("A class whose ObservableObject conformance is invisible is left alone and reported")
+  func invisibleConformance() {
+    let source = "import KitUI\n\nfinal class Screen: KitViewModel {\n    @Published var title = \"\"\n}\n"
+    let result = Migrator().migrate([SourceFile(path: "S.swift", text: source)])
+    #expect(!result.files[0].hasChanges)
+    #expect(result.findings(.unknownType).map { "\($0.line):\($0.column)" } == ["3:13"])
+  }
+
   @Test("Manual-work constructs are reported")
   func manualWork() {
     let source = """
