@@ -102,8 +102,13 @@ public struct MigrationRunner: Sendable {
     case .text:
       if mode != .write {
         for file in result.changedFiles {
+          // Relative paths get git-style `a/`/`b/` prefixes (apply with `patch -p1`);
+          // absolute paths are used as they are (`patch -p0`).
+          let absolute = file.path.hasPrefix("/")
           output += UnifiedDiff.diff(
-            old: file.original, new: file.migrated, oldName: "a/\(file.path)", newName: "b/\(file.path)")
+            old: file.original, new: file.migrated,
+            oldName: absolute ? file.path : "a/\(file.path)",
+            newName: absolute ? file.path : "b/\(file.path)")
         }
       }
       errors = result.findings.map { $0.compilerStyle + "\n" }.joined() + errors

@@ -8,7 +8,8 @@ struct MultiFileTests {
   func multiFile() throws {
     let result = Migrator().migrate(try Fixtures.sources(in: "MultiFile/Before"))
     let expected = try Fixtures.files(in: "MultiFile/After")
-    #expect(result.migratedByPath.keys.sorted() == ["Models/Session.swift", "Views/SessionView.swift"])
+    #expect(result.migratedByPath.keys.sorted() == expected.keys.sorted())
+    #expect(result.changedFiles.map(\.path) == ["Models/Session.swift", "Views/SessionView.swift"])
     for (path, text) in expected {
       #expect(result.migratedByPath[path] == text, "\(path)")
     }

@@ -64,6 +64,31 @@ struct RuleFixtureTests {
     #expect(result.files[0].migrated == "import Tracking\n\n/// Doc.\n@Trackable class M {}\n")
   }
 
+  @Test("environmentObject arguments are resolved from properties, locals, parameters and initializers")
+  func environmentObjectResolution() {
+    let source = """
+      import SwiftUI
+      class M: ObservableObject {}
+      struct V: View {
+          @StateObject private var model = M()
+          var body: some View {
+              let local = M()
+              return Text("")
+                  .environmentObject(self.model)
+                  .environmentObject(model)
+                  .environmentObject(local)
+                  .environmentObject(M.init())
+          }
+          func wrap(_ given: M) -> some View { Text("").environmentObject(given) }
+      }
+      """
+    let result = Migrator().migrate([SourceFile(path: "V.swift", text: source)])
+    let migrated = result.files[0].migrated
+    #expect(!migrated.contains("environmentObject"))
+    #expect(migrated.components(separatedBy: ".environment(").count == 6)
+    #expect(result.findings.isEmpty)
+  }
+
   @Test("Unresolvable wrapper types are reported, not guessed")
   func unresolvableType() {
     let source = """

@@ -14,7 +14,7 @@ struct RunnerTests {
       let outcome = MigrationRunner().run(paths: [directory.path])
       let path = directory.appendingPathComponent("Sources/M.swift").path
       #expect(outcome.exitCode == .success)
-      #expect(outcome.standardOutput.hasPrefix("--- a/\(path)\n+++ b/\(path)\n@@ "))
+      #expect(outcome.standardOutput.hasPrefix("--- \(path)\n+++ \(path)\n@@ "))
       #expect(outcome.standardOutput.contains("+@Trackable class M {\n"))
       #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.model)
     }

@@ -7,4 +7,5 @@ import Tracking
 
 @Trackable class AdminSession: Session {
     var permissions: [String] = []
+    var note = ""
 }

@@ -3,7 +3,7 @@ import AnalyticsKit
 
 struct SessionView: View {
     @Environment(Session.self) var session
-    var admin: AdminSession
+    @Bindable var admin: AdminSession
     // Declared in AnalyticsKit, which the tool cannot see.
     @EnvironmentObject var tracker: AnalyticsTracker
 

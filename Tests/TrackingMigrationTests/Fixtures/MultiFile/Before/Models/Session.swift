@@ -6,4 +6,5 @@ class Session: ObservableObject {
 
 class AdminSession: Session {
     @Published var permissions: [String] = []
+    @Published var note = ""
 }
