@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 import Tracking
 
@@ -11,10 +12,13 @@ struct ContentionTests {
   @Test func concurrentTrackAndMutateFireEachTrackingExactlyOnce() {
     let shared = Counter()
     let fired = EventLog()
+    // A model's storage is not synchronized (nor is Apple's): the lock serializes the
+    // value itself, while installing, matching and firing observers run concurrently.
+    let storageLock = NSLock()
     DispatchQueue.concurrentPerform(iterations: 2) { worker in
       for round in 0..<Self.rounds {
-        withTracking { _ = shared.count } onChange: { fired("\(worker)-\(round)") }
-        shared.count &+= 1
+        withTracking { storageLock.withLock { _ = shared.count } } onChange: { fired("\(worker)-\(round)") }
+        storageLock.withLock { shared.count &+= 1 }
       }
     }
     // Each tracking was installed before its own thread's next write, so every one
