@@ -9,6 +9,9 @@ import SwiftSyntax
 enum ManualWorkScanner {
   static func scan(_ node: DeclReferenceExprSyntax, in context: FileContext) {
     let name = node.baseName.text
+    if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base == nil {
+      return  // `.objectWillChange`, `.$x`: an implicit member (enum case), not a publisher.
+    }
     if name == "objectWillChange" {
       context.report(
         .warning, .objectWillChange, at: node,

@@ -23,6 +23,9 @@ struct ProjectIndex: Sendable {
   var stateHeldTypes: Set<String> = []
   /// Property name → type name, by declaring type (annotation or `T()` initializer).
   var propertyTypesByType: [String: [String: String]] = [:]
+  /// Types declared (or extended) as conforming to SwiftUI's `View` or `Scene`,
+  /// whose code runs under SwiftUI's observation tracking.
+  var viewTypes: Set<String> = []
 
   /// Classes that inherit, directly or not, from a class in
   /// ``observableObjectClasses`` without declaring the conformance themselves.
@@ -74,6 +77,7 @@ struct ProjectIndex: Sendable {
     publishedPropertiesByClass.merge(collector.index.publishedPropertiesByClass) { $0.union($1) }
     dollarReferencesByType.merge(collector.index.dollarReferencesByType) { $0.union($1) }
     stateHeldTypes.formUnion(collector.index.stateHeldTypes)
+    viewTypes.formUnion(collector.index.viewTypes)
     propertyTypesByType.merge(collector.index.propertyTypesByType) { old, new in
       old.merging(new) { first, _ in first }
     }
@@ -109,6 +113,20 @@ private final class IndexCollector: SyntaxVisitor {
       }
     }
     return .visitChildren
+  }
+
+  override func visitPost(_ node: StructDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
+  override func visitPost(_ node: ClassDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
+  override func visitPost(_ node: EnumDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
+  override func visitPost(_ node: ExtensionDeclSyntax) {
+    if let name = SyntaxQueries.simpleName(of: node.extendedType) { recordView(name, node.inheritanceClause) }
+  }
+
+  private func recordView(_ name: String, _ clause: InheritanceClauseSyntax?) {
+    let viewProtocols: Set<String> = ["View", "Scene"]
+    if clause?.inheritedTypes.contains(where: { viewProtocols.contains(SyntaxQueries.simpleName(of: $0.type) ?? "") }) == true {
+      index.viewTypes.insert(name)
+    }
   }
 
   override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {

@@ -13,6 +13,11 @@ import SwiftSyntax
 /// parentheses — and whose right side reads a member (`a.b`, with an explicit
 /// base). Conditions made only of literals and locals are never reported, and
 /// neither is a member read on the left, which is always evaluated.
+///
+/// Only code that runs under observation tracking is checked: members of
+/// SwiftUI `View`/`Scene` types (and their extensions, in any input file) and
+/// the `apply` closures of `withTracking`, `withCancellableTracking`,
+/// `withObservationTracking` and `Observations`. Ordinary code is not reported.
 final class ShortCircuitReadRule: SyntaxVisitor {
   private let context: FileContext
 
@@ -53,6 +58,34 @@ final class ShortCircuitReadRule: SyntaxVisitor {
   }
 
   private func check(_ expression: ExprSyntax) {
+    guard isTracked(expression) else { return }
+    checkOperands(expression)
+  }
+
+  /// Whether `node` runs under observation tracking (see the type's documentation).
+  private func isTracked(_ node: some SyntaxProtocol) -> Bool {
+    var child = Syntax(node)
+    while let parent = child.parent {
+      if let closure = child.as(ClosureExprSyntax.self), Self.isTrackingApplyClosure(closure) { return true }
+      if let typeName = SyntaxQueries.typeName(declaredBy: parent) {
+        return context.index.viewTypes.contains(typeName)
+      }
+      child = parent
+    }
+    return false
+  }
+
+  private static func isTrackingApplyClosure(_ closure: ClosureExprSyntax) -> Bool {
+    let trackers = LintRules.trackingFunctions.union(["Observations"])
+    var call = closure.parent?.as(FunctionCallExprSyntax.self)
+    if call == nil, let argument = closure.parent?.as(LabeledExprSyntax.self), argument.label == nil {
+      call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
+    }
+    guard let call, let name = SyntaxQueries.calleeName(of: call), trackers.contains(name) else { return false }
+    return call.additionalTrailingClosures.allSatisfy { $0.closure.id != closure.id }
+  }
+
+  private func checkOperands(_ expression: ExprSyntax) {
     let expression = Self.unparenthesized(expression)
     guard let infix = expression.as(InfixOperatorExprSyntax.self),
       let op = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text,
@@ -65,8 +98,8 @@ final class ShortCircuitReadRule: SyntaxVisitor {
       return
     }
     // Keep looking inside: `(a.b || c) && flag` etc.
-    check(infix.leftOperand)
-    check(infix.rightOperand)
+    checkOperands(infix.leftOperand)
+    checkOperands(infix.rightOperand)
   }
 
   /// Whether an expression involves no member reads: identifiers, boolean

@@ -21,9 +21,9 @@ struct LintRuleTests {
     "repeat { } while running && worker.busy",
   ])
   func shortCircuitReported(statement: String) {
-    let result = findings("func f() {\n    \(statement)\n}\n", rule: .shortCircuit)
+    let result = findings(inViewBody(statement), rule: .shortCircuit)
     #expect(result.count == 1)
-    #expect(result.first?.line == 2)
+    #expect(result.first?.line == 4)
     #expect(result.first?.severity == .warning)
     #expect(result.first?.message.contains("read it into a local") == true)
   }
@@ -38,14 +38,35 @@ struct LintRuleTests {
     "if let v = model.value, flag { }",
   ])
   func shortCircuitNotReported(statement: String) {
-    #expect(findings("func f() {\n    \(statement)\n}\n", rule: .shortCircuit).isEmpty)
+    #expect(findings(inViewBody(statement), rule: .shortCircuit).isEmpty)
+  }
+
+  /// Wraps a statement in a SwiftUI view body; the statement is on line 4.
+  private func inViewBody(_ statement: String) -> String {
+    "import SwiftUI\nstruct V: View {\n    var body: some View {\n        \(statement)\n        return Text(\"\")\n    }\n}\n"
   }
 
   @Test("The reported column points at the skipped read")
   func shortCircuitColumn() {
-    let result = findings("func f() {\n    if flag && model.value { }\n}\n", rule: .shortCircuit)
-    #expect(result.first?.column == 16)
+    let result = findings(inViewBody("if flag && model.value { }"), rule: .shortCircuit)
+    #expect(result.first?.column == 20)
     #expect(result.first?.message.contains("'model.value'") == true)
+  }
+
+  @Test("Only code under observation tracking is checked")
+  func shortCircuitScope() {
+    let source = """
+      import SwiftUI
+      func plain() { if flag && model.value { } }
+      func tracked() {
+          withTracking { if flag && model.value { } } onChange: { if flag && model.value { } }
+      }
+      struct V: View { var body: some View { Text("") } }
+      extension V { var extra: Bool { flag && model.value } }
+      extension V { func helper() -> Bool { flag && model.value ? true : false } }
+      """
+    let result = findings(source, rule: .shortCircuit)
+    #expect(result.map { "\($0.line):\($0.column)" } == ["4:31", "8:47"])
   }
 
   // MARK: Observation in initializers

@@ -129,6 +129,9 @@ struct RuleFixtureTests {
     let result = Migrator().migrate([SourceFile(path: "V.swift", text: source)])
     #expect(result.findings(.stateObjectInit).map(\.line) == [6])
     #expect(result.findings(.unsupportedConformance).map(\.line) == [3])
+    // `.objectWillChange` as an implicit member (say, an enum case) is not a publisher.
+    let implicit = Migrator().migrate([SourceFile(path: "E.swift", text: "let r: Rule = .objectWillChange\n")])
+    #expect(implicit.findings.isEmpty)
     #expect(result.files[0].migrated.contains("@State var m: M"))
   }
 }
