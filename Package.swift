@@ -44,6 +44,7 @@ let package = Package(
       dependencies: [
         "TrackingMacros",
         .product(name: "MacroTesting", package: "swift-macro-testing"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
       ]
     ),
     // BEGIN migration targets

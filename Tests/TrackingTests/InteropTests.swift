@@ -1,0 +1,81 @@
+import Observation
+import Testing
+import Tracking
+
+/// Both interop switches are process-wide. Turning them on never changes what our own
+/// trackings see (it only adds Apple's), so other suites running in parallel are
+/// unaffected; this suite still runs its tests one at a time and restores the switches.
+@Suite("Interop with Apple's Observation", .serialized)
+struct InteropTests {
+  @Test func appleTrackingSeesOurObjectsWhenRelaying() {
+    let wasOn = TrackingInterop.relaysToAppleObservation
+    TrackingInterop.relaysToAppleObservation = true
+    defer { TrackingInterop.relaysToAppleObservation = wasOn }
+    #expect(TrackingInterop.relaysToAppleObservation)
+
+    let counter = Counter()
+    let log = EventLog()
+    withObservationTracking { _ = counter.count } onChange: { log("apple saw count") }
+    counter.label = "unrelated"
+    #expect(log.events.isEmpty)
+    counter.count = 1
+    #expect(log.events == ["apple saw count"])
+    counter.count = 2
+    #expect(log.events == ["apple saw count"])
+  }
+
+  @Test func appleTrackingDoesNotSeeOurObjectsByDefault() {
+    #expect(!TrackingInterop.relaysToAppleObservation)
+    let counter = Counter()
+    let log = EventLog()
+    withObservationTracking { _ = counter.count } onChange: { log("apple saw count") }
+    counter.count = 1
+    #expect(log.events.isEmpty)
+  }
+
+  @Test func ourTrackingSeesAppleObjectsWhenEnabled() {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+
+    let apple = AppleModel(log: EventLog())
+    let ours = Counter()
+    let log = EventLog()
+    withTracking { _ = apple.a; _ = ours.count } onChange: { log("fired") }
+    apple.b = "unrelated"
+    #expect(log.events.isEmpty)
+    apple.a = 1
+    #expect(log.events == ["fired"])
+    ours.count = 1  // already fired once: nothing more
+    #expect(log.events == ["fired"])
+
+    withTracking { _ = apple.a; _ = ours.count } onChange: { log("second") }
+    ours.count = 2
+    apple.a = 2  // the Apple side of a fired tracking does nothing
+    #expect(log.events == ["fired", "second"])
+  }
+
+  @Test func appleChangeReachesACancellableDidChangeTracking() {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+
+    let apple = AppleModel(log: EventLog())
+    let log = EventLog()
+    let token = withCancellableTracking { _ = apple.a } didChange: { change in
+      log("subject is \(change.subject == nil ? "unknown" : "known")")
+    }.token
+    apple.a = 5
+    #expect(log.events == ["subject is unknown"])
+    #expect(!token.isPending)
+  }
+
+  @Test func ourTrackingIgnoresAppleObjectsByDefault() {
+    #expect(!TrackingInterop.observesAppleObservables)
+    let apple = AppleModel(log: EventLog())
+    let log = EventLog()
+    withTracking { _ = apple.a } onChange: { log("fired") }
+    apple.a = 1
+    #expect(log.events.isEmpty)
+  }
+}
