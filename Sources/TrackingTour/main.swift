@@ -1,7 +1,7 @@
-import Tracking
+// A guided tour of Tracking. Run it with `swift run tracking-tour`.
+// Each chapter is one file; later chapters build on the earlier ones.
 
-@Trackable final class Counter { var count = 0 }
-let counter = Counter()
-withTracking { _ = counter.count } onChange: { print("count will change") }
-counter.count += 1
-print("count:", counter.count)
+print("Tracking tour\n")
+CoreChapter.run()
+ExternalStorageChapter.run()
+print("\nDone.")
