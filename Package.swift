@@ -7,6 +7,8 @@ let package = Package(
   platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13)],
   products: [
     .library(name: "Tracking", targets: ["Tracking"]),
+    .library(name: "ContinuousTracking", targets: ["ContinuousTracking"]),
+    .library(name: "TrackingTesting", targets: ["TrackingTesting"]),
     .executable(name: "tracking-tour", targets: ["TrackingTour"]),
     // BEGIN migration products
     .executable(name: "tracking-migrate", targets: ["TrackingMigrate"]),
@@ -15,6 +17,8 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+    .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     // BEGIN migration dependencies
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     // END migration dependencies
@@ -37,8 +41,26 @@ let package = Package(
         .product(name: "SwiftDiagnostics", package: "swift-syntax"),
       ]
     ),
-    .executableTarget(name: "TrackingTour", dependencies: ["Tracking"]),
+    // Continuous observation: transactional sequences, callbacks, value streams, derived values.
+    .target(name: "ContinuousTracking", dependencies: ["Tracking"]),
+    // Helpers for users' tests: await the next change, assert no change.
+    .target(name: "TrackingTesting", dependencies: ["Tracking"]),
+    .executableTarget(
+      name: "TrackingTour",
+      dependencies: [
+        "Tracking", "ContinuousTracking",
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ]
+    ),
     .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),
+    .testTarget(
+      name: "ContinuousTrackingTests",
+      dependencies: [
+        "ContinuousTracking", "TrackingTesting",
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
     .testTarget(
       name: "TrackingMacrosTests",
       dependencies: [

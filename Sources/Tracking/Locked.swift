@@ -2,8 +2,8 @@ import CTrackingSupport
 
 /// A value guarded by a lock, for the runtime's own bookkeeping off the hot path.
 /// (The Synchronization module's `Mutex` would do, but needs macOS 15 / iOS 18.)
-final class Locked<Value>: ManagedBuffer<Value, tracking_lock> {
-  static func make(_ value: Value) -> Locked<Value> {
+package final class Locked<Value>: ManagedBuffer<Value, tracking_lock> {
+  package static func make(_ value: Value) -> Locked<Value> {
     let buffer = Locked.create(minimumCapacity: 1) { _ in value }
     let locked = unsafeDowncast(buffer, to: Locked<Value>.self)
     locked.withUnsafeMutablePointerToElements { lock in
@@ -20,7 +20,7 @@ final class Locked<Value>: ManagedBuffer<Value, tracking_lock> {
     }
   }
 
-  func withLock<R, Failure: Error>(_ body: (inout Value) throws(Failure) -> R) throws(Failure) -> R {
+  package func withLock<R, Failure: Error>(_ body: (inout Value) throws(Failure) -> R) throws(Failure) -> R {
     let lock = withUnsafeMutablePointerToElements { $0 }
     tracking_lock_lock(lock)
     defer { tracking_lock_unlock(lock) }
