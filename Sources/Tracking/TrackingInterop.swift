@@ -152,7 +152,7 @@ public enum TrackingInterop {
       }
     }
 
-    nonisolated(unsafe) private static let keyPaths = Locked<[Int: KeyPath<AppleRelay, Int>]>.make([:])
+    private static let keyPaths = Locked<[Int: KeyPath<AppleRelay, Int>]>.make([:])
 
     /// Key paths are made once per identifier and reused, so that Apple's registrar
     /// sees equal keys for every read and write of one property.

@@ -1,0 +1,47 @@
+import Tracking
+
+extension Trackable where Self: Sendable {
+  /// The values of one property, as a ``TrackedValues`` sequence (like Combine's
+  /// `$property`): the current value first, then one value per transaction that
+  /// changed it.
+  ///
+  /// The property is read on the caller's actor, so a main-actor model can be
+  /// streamed from main-actor code.
+  ///
+  /// ```swift
+  /// for await brightness in image.values(of: \.brightness) { apply(brightness) }
+  /// ```
+  public func values<Value: Sendable>(
+    of keyPath: KeyPath<Self, Value> & Sendable,
+    isolation: isolated (any Actor)? = #isolation
+  ) -> TrackedValues<Value, Never> {
+    TrackedValues { [self] in
+      _ = isolation  // capturing the isolated parameter isolates the closure to it
+      return self[keyPath: keyPath]
+    }
+  }
+
+  /// Calls `body` with the previous and the new value of a property after each change,
+  /// synchronously on the mutating thread, until the token is cancelled or released.
+  ///
+  /// ```swift
+  /// let token = settings.onChange(of: \.volume) { old, new in print(old, "→", new) }
+  /// ```
+  public func onChange<Value: Sendable>(
+    of keyPath: KeyPath<Self, Value> & Sendable,
+    _ body: @escaping @Sendable (_ oldValue: Value, _ newValue: Value) -> Void
+  ) -> ObservationToken {
+    // The value seen by the previous run; `nil` until the first run has read it.
+    let previous = Locked<Value?>(nil)
+    return observe { [self] in
+      let value = self[keyPath: keyPath]
+      let old = previous.withLock { stored -> Value? in
+        defer { stored = value }
+        return stored
+      }
+      if let old {
+        withoutTracking { body(old, value) }
+      }
+    }
+  }
+}
