@@ -18,23 +18,29 @@ public func observe(_ body: @escaping @Sendable () -> Void) -> ObservationToken 
   return ObservationToken { observation.stop() }
 }
 
-/// Runs `body` now on `actor`, and again on `actor` after changes of what its last run
-/// read, coalescing all the changes made before the actor gets to run it.
+/// Runs `body` on its actor now, and again on that actor after changes of what its
+/// last run read, coalescing all the changes made before the actor gets to run it.
 ///
-/// A change schedules one re-run; further changes before that re-run starts are
-/// covered by it. Typical use is UI state observed on the main actor:
+/// `body` is isolated to the caller's actor (for example the main actor), so it may
+/// touch that actor's state. The first change schedules one re-run; the re-run waits
+/// for the actor, which the mutating code holds until it suspends, so a whole burst
+/// of changes lands in that one run.
 ///
 /// ```swift
-/// let token = observe(coalescingOn: MainActor.shared) { _ in
-///   titleLabel.text = model.title
+/// @MainActor func bind() {
+///   token = observeCoalesced { titleLabel.text = model.title }
 /// }
 /// ```
-public func observe<A: Actor>(
-  coalescingOn actor: isolated A,
-  _ body: @escaping @Sendable (isolated A) -> Void
+public func observeCoalesced(
+  isolation: isolated (any Actor)? = #isolation,
+  @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
 ) -> ObservationToken {
-  let observation = CoalescedObservation(actor: actor, body)
-  observation.run(on: actor)
+  let observation = CoalescedObservation(body)
+  if body.isolation === isolation {
+    observation.run(isolation: isolation)
+  } else {
+    observation.scheduleRun()
+  }
   return ObservationToken { observation.stop() }
 }
 
@@ -87,34 +93,29 @@ final class SynchronousObservation: @unchecked Sendable {
   func stop() { runs.stop() }
 }
 
-final class CoalescedObservation<A: Actor>: @unchecked Sendable {
-  private let actor: A
-  private let body: @Sendable (isolated A) -> Void
+final class CoalescedObservation: @unchecked Sendable {
+  private let body: @isolated(any) @Sendable () -> Void
   private let runs = ObservationRuns()
 
-  init(actor: A, _ body: @escaping @Sendable (isolated A) -> Void) {
-    self.actor = actor
+  init(_ body: @escaping @isolated(any) @Sendable () -> Void) {
     self.body = body
   }
 
-  func run(on actor: isolated A) {
+  /// Runs the body tracked; must be called on the body's actor.
+  func run(isolation: isolated (any Actor)?) {
     guard !runs.isStopped else { return }
     let schedule = TrackingObserver.Handler.plain { [weak self] in self?.scheduleRun() }
-    let (_, observer) = track({ body(actor) }, kind: .willSetOnce) { (schedule, nil) }
+    let (_, observer) = trackIsolated(
+      isolation: isolation, body, kind: .willSetOnce, willSet: schedule, didSet: nil)
     runs.installed(observer)
   }
 
-  /// Called in the `willSet` of the first change; the run waits for the actor, which
-  /// the mutating code holds until it suspends, so the whole burst lands in one run.
-  private func scheduleRun() {
-    Task { [weak self, actor] in
+  /// Called in the `willSet` of the first change of a burst: one run, on the body's actor.
+  func scheduleRun() {
+    Task { [weak self] in
       guard let self else { return }
-      await Self.runIsolated(self, on: actor)
+      await self.run(isolation: self.body.isolation)
     }
-  }
-
-  private static func runIsolated(_ observation: CoalescedObservation, on actor: isolated A) {
-    observation.run(on: actor)
   }
 
   func stop() { runs.stop() }

@@ -12,12 +12,16 @@ extension Trackable where Self: Sendable {
   /// for await brightness in image.values(of: \.brightness) { apply(brightness) }
   /// ```
   public func values<Value: Sendable>(
-    of keyPath: KeyPath<Self, Value> & Sendable,
+    of keyPath: KeyPath<Self, Value>,
     isolation: isolated (any Actor)? = #isolation
   ) -> TrackedValues<Value, Never> {
-    TrackedValues { [self] in
+    // Key paths to actor-isolated properties are not Sendable; this one is only ever
+    // applied by the closure below, which is isolated to the caller's actor, where
+    // the key path was formed.
+    let keyPath = UncheckedSendable(keyPath)
+    return TrackedValues { [self] in
       _ = isolation  // capturing the isolated parameter isolates the closure to it
-      return self[keyPath: keyPath]
+      return self[keyPath: keyPath.value]
     }
   }
 
