@@ -31,14 +31,20 @@ extension Trackable where Self: Sendable {
   /// ```swift
   /// let token = settings.onChange(of: \.volume) { old, new in print(old, "→", new) }
   /// ```
+  ///
+  /// The property is read where it is set (in its `didSet`), so for a model isolated to
+  /// an actor the reads happen on that actor, as the model's own setters do.
   public func onChange<Value: Sendable>(
-    of keyPath: KeyPath<Self, Value> & Sendable,
+    of keyPath: KeyPath<Self, Value>,
     _ body: @escaping @Sendable (_ oldValue: Value, _ newValue: Value) -> Void
   ) -> ObservationToken {
+    // Applied on the thread that mutates the property, which the property's own
+    // isolation already restricts; the first read happens here, where it was formed.
+    let keyPath = UncheckedSendable(keyPath)
     // The value seen by the previous run; `nil` until the first run has read it.
     let previous = Locked<Value?>(nil)
     return observe { [self] in
-      let value = self[keyPath: keyPath]
+      let value = self[keyPath: keyPath.value]
       let old = previous.withLock { stored -> Value? in
         defer { stored = value }
         return stored

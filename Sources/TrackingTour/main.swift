@@ -4,4 +4,5 @@
 print("Tracking tour\n")
 CoreChapter.run()
 ExternalStorageChapter.run()
+await ContinuousChapter.run()
 print("\nDone.")

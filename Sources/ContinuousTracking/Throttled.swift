@@ -1,0 +1,93 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Never {
+  /// At most one value per `interval`, and never loses the last one: the first value
+  /// passes at once; values arriving within the interval are held, and the latest of
+  /// them is delivered when the interval ends.
+  ///
+  /// swift-async-algorithms' `throttle` is pull-based: a value that arrives inside the
+  /// interval is emitted only when *another* value arrives after it, so the final
+  /// position of a slider drag can wait indefinitely. UI state wants the trailing edge,
+  /// which this delivers.
+  ///
+  /// ```swift
+  /// for await preview in TrackedValues({ image.brightness }).throttled(for: .milliseconds(50), clock: .continuous) {
+  ///   render(preview)
+  /// }
+  /// ```
+  ///
+  /// The sequence ends when the base sequence ends (after delivering a held value) or
+  /// when the consuming task is cancelled.
+  public func throttled<C: Clock>(for interval: C.Duration, clock: C) -> AsyncStream<Element> {
+    let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let gate = ThrottleGate<Element, C>(interval: interval, clock: clock, output: continuation)
+    let pump = Task {
+      for await element in self {
+        await gate.receive(element)
+      }
+      await gate.finish()
+    }
+    continuation.onTermination = { _ in
+      pump.cancel()
+      Task { await gate.cancel() }
+    }
+    return stream
+  }
+}
+
+/// The state of one throttled stream: when it last emitted, the value it holds, and
+/// the timer that will deliver it.
+actor ThrottleGate<Element: Sendable, C: Clock> {
+  private let interval: C.Duration
+  private let clock: C
+  private let output: AsyncStream<Element>.Continuation
+  private var lastEmission: C.Instant?
+  private var held: Element?
+  private var timer: Task<Void, Never>?
+  private var finishing = false
+
+  init(interval: C.Duration, clock: C, output: AsyncStream<Element>.Continuation) {
+    self.interval = interval
+    self.clock = clock
+    self.output = output
+  }
+
+  func receive(_ element: Element) {
+    let now = clock.now
+    if timer == nil, lastEmission.map({ $0.advanced(by: interval) <= now }) ?? true {
+      emit(element, at: now)
+      return
+    }
+    held = element
+    guard timer == nil, let lastEmission else { return }
+    let deadline = lastEmission.advanced(by: interval)
+    timer = Task { [clock] in
+      try? await clock.sleep(until: deadline, tolerance: nil)
+      self.timerFired()
+    }
+  }
+
+  private func timerFired() {
+    timer = nil
+    if let element = held {
+      held = nil
+      emit(element, at: clock.now)
+    }
+    if finishing { output.finish() }
+  }
+
+  private func emit(_ element: Element, at instant: C.Instant) {
+    lastEmission = instant
+    output.yield(element)
+  }
+
+  /// The base ended: deliver the held value when its interval ends, then finish.
+  func finish() {
+    finishing = true
+    if timer == nil { output.finish() }
+  }
+
+  func cancel() {
+    timer?.cancel()
+    timer = nil
+    held = nil
+  }
+}
