@@ -10,6 +10,9 @@ let package = Package(
     .library(name: "ContinuousTracking", targets: ["ContinuousTracking"]),
     .library(name: "TrackingTesting", targets: ["TrackingTesting"]),
     .executable(name: "tracking-tour", targets: ["TrackingTour"]),
+    .library(name: "TrackingCombine", targets: ["TrackingCombine"]),
+    .library(name: "TrackingRenderLoop", targets: ["TrackingRenderLoop"]),
+    .library(name: "TrackingPersistence", targets: ["TrackingPersistence"]),
     // BEGIN migration products
     .executable(name: "tracking-migrate", targets: ["TrackingMigrate"]),
     // END migration products
@@ -19,6 +22,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     // BEGIN migration dependencies
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     // END migration dependencies
@@ -69,6 +74,38 @@ let package = Package(
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
       ]
     ),
+    // BEGIN bridge targets (issue 9)
+    // Combine on Apple systems, OpenCombine elsewhere: one source, a conditional import.
+    .target(
+      name: "TrackingCombine",
+      dependencies: [
+        "Tracking", "ContinuousTracking",
+        .product(
+          name: "OpenCombine", package: "OpenCombine",
+          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+      ]
+    ),
+    .target(name: "TrackingRenderLoop", dependencies: ["Tracking"]),
+    .testTarget(
+      name: "TrackingCombineTests",
+      dependencies: [
+        "TrackingCombine", "TrackingRenderLoop",
+        .product(
+          name: "OpenCombine", package: "OpenCombine",
+          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+      ]
+    ),
+    // END bridge targets
+    // BEGIN persistence targets (issue 7)
+    .target(
+      name: "TrackingPersistence",
+      dependencies: [
+        "Tracking", "ContinuousTracking",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .testTarget(name: "TrackingPersistenceTests", dependencies: ["TrackingPersistence"]),
+    // END persistence targets
     // BEGIN migration targets
     .target(
       name: "TrackingMigration",

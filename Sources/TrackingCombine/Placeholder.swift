@@ -1,0 +1,1 @@
+// TrackingCombine lands here.

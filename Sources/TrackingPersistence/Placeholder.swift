@@ -1,0 +1,1 @@
+// TrackingPersistence lands here.

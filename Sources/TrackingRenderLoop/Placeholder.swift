@@ -1,0 +1,1 @@
+// TrackingRenderLoop lands here.
