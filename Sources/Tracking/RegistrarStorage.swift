@@ -27,6 +27,13 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     var entries: [Entry] = []
     /// Install sweeps finished entries when `entries.count` reaches this.
     var sweepThreshold = 8
+    /// What few objects need, allocated on first use so that every other object
+    /// stays small.
+    var extras: Extras?
+  }
+
+  /// Rarely used per-object state.
+  final class Extras {
     /// Identifiers handed out to key paths that the macro did not number.
     var dynamicIDs: [AnyKeyPath: Int] = [:]
     /// The object that relays to Apple's registrar, made on first use (interop only).
@@ -56,7 +63,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     }
   }
 
-  @usableFromInline
+  @inlinable
   var sync: UnsafeMutablePointer<tracking_registrar_sync> {
     withUnsafeMutablePointerToElements { $0 }
   }
@@ -145,11 +152,21 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   @usableFromInline
   func dynamicID(for keyPath: AnyKeyPath) -> Int {
     withLock { state in
-      if let id = state.dynamicIDs[keyPath] { return id }
-      let id = Self.firstDynamicID + state.dynamicIDs.count
-      state.dynamicIDs[keyPath] = id
+      let extras = state.extrasCreatingIfNeeded()
+      if let id = extras.dynamicIDs[keyPath] { return id }
+      let id = Self.firstDynamicID + extras.dynamicIDs.count
+      extras.dynamicIDs[keyPath] = id
       return id
     }
+  }
+}
+
+extension RegistrarStorage.State {
+  mutating func extrasCreatingIfNeeded() -> RegistrarStorage.Extras {
+    if let extras { return extras }
+    let created = RegistrarStorage.Extras()
+    extras = created
+    return created
   }
 }
 

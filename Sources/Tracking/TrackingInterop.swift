@@ -145,9 +145,10 @@ public enum TrackingInterop {
 
     static func of(_ storage: RegistrarStorage) -> AppleRelay {
       storage.withLock { state in
-        if let relay = state.appleRelay as? AppleRelay { return relay }
+        let extras = state.extrasCreatingIfNeeded()
+        if let relay = extras.appleRelay as? AppleRelay { return relay }
         let relay = AppleRelay()
-        state.appleRelay = relay
+        extras.appleRelay = relay
         return relay
       }
     }

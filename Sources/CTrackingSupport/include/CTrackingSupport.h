@@ -12,6 +12,10 @@
 #include <os/lock.h>
 #elif defined(_WIN32)
 #include <windows.h>
+#elif defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #else
 #include <pthread.h>
 #endif
@@ -81,12 +85,18 @@ static inline void tracking_interop_set_flag(intptr_t bit, bool on) {
 // MARK: Lock
 
 /// An unfair, non-recursive lock: os_unfair_lock on Apple systems, an SRW lock on
-/// Windows, a pthread mutex elsewhere.
+/// Windows, a 4-byte futex lock on Linux, a pthread mutex elsewhere.
+///
+/// The Linux lock is the classic three-state futex mutex (0 free, 1 held, 2 held
+/// with waiters): an uncontended lock or unlock is one atomic instruction, and the
+/// kernel is entered only when a thread has to wait.
 typedef struct {
 #if defined(__APPLE__)
   os_unfair_lock impl;
 #elif defined(_WIN32)
   SRWLOCK impl;
+#elif defined(__linux__)
+  _Atomic(int) state;
 #else
   pthread_mutex_t impl;
 #endif
@@ -97,22 +107,38 @@ static inline void tracking_lock_init(tracking_lock *_Nonnull l) {
   l->impl = OS_UNFAIR_LOCK_INIT;
 #elif defined(_WIN32)
   InitializeSRWLock(&l->impl);
+#elif defined(__linux__)
+  atomic_init(&l->state, 0);
 #else
   pthread_mutex_init(&l->impl, NULL);
 #endif
 }
 static inline void tracking_lock_destroy(tracking_lock *_Nonnull l) {
-#if !defined(__APPLE__) && !defined(_WIN32)
+#if !defined(__APPLE__) && !defined(_WIN32) && !defined(__linux__)
   pthread_mutex_destroy(&l->impl);
 #else
   (void)l;
 #endif
 }
+
+#if defined(__linux__)
+/// Out of line: waiting and waking are the rare, slow paths.
+void tracking_lock_wait(tracking_lock *_Nonnull l);
+void tracking_lock_wake(tracking_lock *_Nonnull l);
+#endif
+
 static inline void tracking_lock_lock(tracking_lock *_Nonnull l) {
 #if defined(__APPLE__)
   os_unfair_lock_lock(&l->impl);
 #elif defined(_WIN32)
   AcquireSRWLockExclusive(&l->impl);
+#elif defined(__linux__)
+  int expected = 0;
+  if (__builtin_expect(atomic_compare_exchange_strong_explicit(
+          &l->state, &expected, 1, memory_order_acquire, memory_order_relaxed), 1)) {
+    return;
+  }
+  tracking_lock_wait(l);
 #else
   pthread_mutex_lock(&l->impl);
 #endif
@@ -122,6 +148,10 @@ static inline void tracking_lock_unlock(tracking_lock *_Nonnull l) {
   os_unfair_lock_unlock(&l->impl);
 #elif defined(_WIN32)
   ReleaseSRWLockExclusive(&l->impl);
+#elif defined(__linux__)
+  if (__builtin_expect(atomic_fetch_sub_explicit(&l->state, 1, memory_order_release) != 1, 0)) {
+    tracking_lock_wake(l);
+  }
 #else
   pthread_mutex_unlock(&l->impl);
 #endif
