@@ -13,6 +13,9 @@ let package = Package(
     .library(name: "TrackingCombine", targets: ["TrackingCombine"]),
     .library(name: "TrackingRenderLoop", targets: ["TrackingRenderLoop"]),
     .library(name: "TrackingPersistence", targets: ["TrackingPersistence"]),
+    .library(name: "TrackingState", targets: ["TrackingState"]),
+    .library(name: "TrackingDiagnostics", targets: ["TrackingDiagnostics"]),
+    .library(name: "TrackingBindings", targets: ["TrackingBindings"]),
     // BEGIN migration products
     .executable(name: "tracking-migrate", targets: ["TrackingMigrate"]),
     // END migration products
@@ -24,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     // BEGIN migration dependencies
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     // END migration dependencies
@@ -106,6 +110,25 @@ let package = Package(
     ),
     .testTarget(name: "TrackingPersistenceTests", dependencies: ["TrackingPersistence"]),
     // END persistence targets
+    // BEGIN state targets (issue 8)
+    // Value-type state observed per property path (struct macro + store).
+    .target(name: "TrackingState", dependencies: ["Tracking", "TrackingMacros"]),
+    // Reports tracked reads made outside tracking in regions that require it.
+    .target(
+      name: "TrackingDiagnostics",
+      dependencies: ["Tracking", .product(name: "IssueReporting", package: "xctest-dynamic-overlay")]
+    ),
+    // Two-way bindings to tracked properties; SwiftUI.Binding where SwiftUI exists.
+    .target(name: "TrackingBindings", dependencies: ["Tracking"]),
+    .testTarget(
+      name: "TrackingStateTests",
+      dependencies: [
+        "TrackingState", "TrackingDiagnostics", "TrackingBindings", "TrackingMacros",
+        .product(name: "MacroTesting", package: "swift-macro-testing"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+      ]
+    ),
+    // END state targets
     // BEGIN migration targets
     .target(
       name: "TrackingMigration",

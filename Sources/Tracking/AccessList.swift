@@ -81,7 +81,7 @@ struct AccessList {
       tracking_set_current_scope(pointer)
       defer {
         tracking_set_current_scope(previous)
-        if let previous {
+        if let previous, previous != RequiredTracking.marker {
           previous.assumingMemoryBound(to: AccessList.self).pointee.merge(pointer.pointee)
         }
       }
@@ -99,5 +99,8 @@ struct AccessList {
   }
 
   /// Whether the calling thread is inside a tracking scope.
-  static var isTracking: Bool { tracking_current_scope() != nil }
+  static var isTracking: Bool {
+    let scope = tracking_current_scope()
+    return scope != nil && scope != RequiredTracking.marker
+  }
 }

@@ -40,7 +40,11 @@ public struct TrackingRegistrar: @unchecked Sendable {
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
     if let scope = tracking_current_scope() {
-      AccessList.record(into: scope, storage, id)
+      if _fastPath(scope != RequiredTracking.marker) {
+        AccessList.record(into: scope, storage, id)
+      } else {
+        RequiredTracking.reportUntrackedRead(subject, keyPath())
+      }
     }
     if _slowPath(TrackingInterop.isRelaying) {
       TrackingInterop.relayAccess(storage, id)

@@ -39,6 +39,12 @@ static inline __attribute__((always_inline)) void tracking_set_current_scope(voi
   tracking_current_scope_storage = scope;
 }
 
+/// The value the scope slot holds while a region requires tracking but no scope is
+/// active (see RequiredTracking.swift). Never dereferenced.
+static inline __attribute__((always_inline)) void *_Nonnull tracking_required_marker(void) {
+  return (void *)1;
+}
+
 // MARK: Atomics on a word
 
 typedef struct { _Atomic(intptr_t) value; } tracking_atomic_word;

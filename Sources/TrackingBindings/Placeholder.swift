@@ -1,0 +1,1 @@
+// TrackingBindings lands here.

@@ -1,0 +1,1 @@
+// TrackingDiagnostics lands here.

@@ -1,0 +1,1 @@
+// TrackingState lands here.
