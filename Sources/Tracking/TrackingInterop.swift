@@ -72,31 +72,29 @@ public enum TrackingInterop {
   // MARK: Relaying our objects to Apple
 
   @usableFromInline
-  static func relayAccess(_ storage: RegistrarStorage, _ id: Int) {
-    #if canImport(Observation)
-      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        let relay = AppleRelay.of(storage)
-        relay.registrar.access(relay, keyPath: AppleRelay.keyPath(id))
-      }
-    #endif
-  }
+  enum RelayEvent { case access, willSet, didSet }
 
   @usableFromInline
-  static func relayWillSet(_ storage: RegistrarStorage, _ id: Int) {
-    #if canImport(Observation)
-      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        let relay = AppleRelay.of(storage)
-        relay.registrar.willSet(relay, keyPath: AppleRelay.keyPath(id))
-      }
-    #endif
-  }
+  static func relayAccess(_ storage: RegistrarStorage, _ id: Int) { relay(.access, storage, id) }
 
   @usableFromInline
-  static func relayDidSet(_ storage: RegistrarStorage, _ id: Int) {
+  static func relayWillSet(_ storage: RegistrarStorage, _ id: Int) { relay(.willSet, storage, id) }
+
+  @usableFromInline
+  static func relayDidSet(_ storage: RegistrarStorage, _ id: Int) { relay(.didSet, storage, id) }
+
+  /// Reports one event of property `id` of the object owning `storage` to Apple's
+  /// registrar, through the object's ``AppleRelay``.
+  private static func relay(_ event: RelayEvent, _ storage: RegistrarStorage, _ id: Int) {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
         let relay = AppleRelay.of(storage)
-        relay.registrar.didSet(relay, keyPath: AppleRelay.keyPath(id))
+        let keyPath = AppleRelay.keyPath(id)
+        switch event {
+        case .access: relay.registrar.access(relay, keyPath: keyPath)
+        case .willSet: relay.registrar.willSet(relay, keyPath: keyPath)
+        case .didSet: relay.registrar.didSet(relay, keyPath: keyPath)
+        }
       }
     #endif
   }
@@ -124,12 +122,7 @@ public enum TrackingInterop {
         return (value, observer)
       }
     #endif
-    let (value, list) = try AccessList.collect(apply)
-    guard !list.isEmpty else { return (value, nil) }
-    let (willSet, didSet) = handlers()
-    let observer = TrackingObserver.make(kind: kind, willSet: willSet, didSet: didSet)
-    list.install(observer)
-    return (value, observer)
+    return try trackOwnObjects(apply, kind: kind, handlers: handlers)
   }
 }
 

@@ -103,6 +103,15 @@ package func track<T, Failure: Error>(
   if _slowPath(TrackingInterop.observesAppleObservables) {
     return try TrackingInterop.trackIncludingApple(apply, kind: kind, handlers: handlers)
   }
+  return try trackOwnObjects(apply, kind: kind, handlers: handlers)
+}
+
+/// `track` without Apple's objects: the common path.
+func trackOwnObjects<T, Failure: Error>(
+  _ apply: () throws(Failure) -> T,
+  kind: TrackingObserver.Kind,
+  handlers: () -> (TrackingObserver.Handler?, TrackingObserver.Handler?)
+) throws(Failure) -> (value: T, observer: TrackingObserver?) {
   let (value, list) = try AccessList.collect(apply)
   guard !list.isEmpty else { return (value, nil) }
   let (willSet, didSet) = handlers()
