@@ -1,1 +1,0 @@
-// TrackingRenderLoop lands here.
