@@ -1,1 +1,0 @@
-// TrackingCombine lands here.
