@@ -1,0 +1,99 @@
+#if canImport(Combine)
+  import Combine
+#else
+  import OpenCombine
+#endif
+import Tracking
+
+/// A tracked stand-in for one `ObservableObject`: reading ``version`` inside a tracking
+/// scope records a dependency through the ordinary registrar, and the object's
+/// `objectWillChange` announces a change of it. Everything built on tracking
+/// (`withTracking`, `observe`, `TrackedValues`, `RenderLoop`) therefore sees legacy
+/// models without any change to the runtime.
+///
+/// Lifetime: the beacon is owned by the subscriber it attaches to `objectWillChange`,
+/// which the object's publisher owns, which the object owns. The table of beacons only
+/// refers to it weakly, so beacon and subscription go away with the object.
+package final class ChangeBeacon: Trackable, @unchecked Sendable {
+  private let registrar = TrackingRegistrar()
+
+  /// A tracked property with no value of its own; reading it records the dependency.
+  package var version: Void {
+    registrar.access(self, keyPath: \ChangeBeacon.version)
+  }
+
+  /// Notifies the trackings that read ``version``: their `willSet` and their `didSet`
+  /// callbacks run now, because `objectWillChange` is the only signal a legacy object
+  /// gives.
+  func announce() {
+    registrar.withMutation(of: self, keyPath: \ChangeBeacon.version) {}
+  }
+
+  /// The number of trackings installed on this beacon, for tests.
+  package var installedObserverCount: Int { registrar.installedObserverCount }
+}
+
+/// Attaches a ``ChangeBeacon`` to an `objectWillChange` publisher.
+///
+/// It deliberately does not keep its subscription: the publisher keeps the subscription,
+/// the subscription keeps this subscriber, and so the beacon lives exactly as long as
+/// the publisher does.
+final class BeaconSubscriber<Input>: Subscriber {
+  typealias Failure = Never
+
+  let combineIdentifier = CombineIdentifier()
+  private let beacon: ChangeBeacon
+
+  init(_ beacon: ChangeBeacon) {
+    self.beacon = beacon
+  }
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    beacon.announce()
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+/// The process-wide table from `ObservableObject`s to their beacons. It holds neither
+/// weakly-held side strongly; entries whose object died are swept when the table has
+/// doubled since the last sweep.
+package enum ChangeBeacons {
+  private struct Entry {
+    weak var object: AnyObject?
+    weak var beacon: ChangeBeacon?
+  }
+
+  private struct Table {
+    var entries: [ObjectIdentifier: Entry] = [:]
+    var sweepThreshold = 64
+  }
+
+  private static let table = Locked.make(Table())
+
+  /// The beacon of `object`, attaching one to its `objectWillChange` on first use.
+  package static func beacon<Object: ObservableObject>(for object: Object) -> ChangeBeacon {
+    let key = ObjectIdentifier(object)
+    return table.withLock { table -> ChangeBeacon in
+      if let entry = table.entries[key], entry.object === object, let beacon = entry.beacon {
+        return beacon
+      }
+      let beacon = ChangeBeacon()
+      object.objectWillChange.subscribe(BeaconSubscriber<Object.ObjectWillChangePublisher.Output>(beacon))
+      if table.entries.count >= table.sweepThreshold {
+        table.entries = table.entries.filter { $0.value.object != nil && $0.value.beacon != nil }
+        table.sweepThreshold = Swift.max(64, table.entries.count * 2)
+      }
+      table.entries[key] = Entry(object: object, beacon: beacon)
+      return beacon
+    }
+  }
+
+  /// The number of entries in the table, live or not yet swept; for tests.
+  package static var entryCount: Int { table.withLock { $0.entries.count } }
+}
