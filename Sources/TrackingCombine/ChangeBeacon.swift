@@ -60,8 +60,8 @@ final class BeaconSubscriber<Input>: Subscriber {
   func receive(completion: Subscribers.Completion<Never>) {}
 }
 
-/// The process-wide table from `ObservableObject`s to their beacons. It holds neither
-/// weakly-held side strongly; entries whose object died are swept when the table has
+/// The process-wide table from `ObservableObject`s to their beacons. It holds objects
+/// and beacons only weakly; entries whose object died are swept when the table has
 /// doubled since the last sweep.
 package enum ChangeBeacons {
   private struct Entry {

@@ -34,8 +34,10 @@ public final class RenderLoop {
     /// The component's registration number in its loop, from 0.
     public let rawValue: Int
 
+    /// Registration order: the component registered first comes first.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// `#` followed by the registration number.
     public var description: String { "#\(rawValue)" }
   }
 
