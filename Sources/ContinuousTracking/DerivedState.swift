@@ -25,10 +25,11 @@ struct DerivedState<Value> {
     generation &+= 1
   }
 
-  /// Caches `value` if no input notification arrived since `generation` and no input
-  /// is mid-change.
+  /// Caches `value` if no input notification arrived since `generation`, no input
+  /// is mid-change, and the current round is live (its observer will report the next
+  /// change; concurrent recomputations may have installed rounds out of order).
   mutating func store(_ value: Value, ifStillAt generation: UInt64) {
-    guard self.generation == generation, inFlightCount == 0 else { return }
+    guard self.generation == generation, inFlightCount == 0, let round, !round.isRetired else { return }
     cached = value
     isValid = true
   }
@@ -43,9 +44,13 @@ struct DerivedState<Value> {
   }
 
   /// Retires the current round and hands back its observer, for the caller to cancel
-  /// once the lock is released.
+  /// once the lock is released. Retiring a live round also invalidates: a value being
+  /// computed concurrently may rely on it to hear about changes.
   mutating func retireCurrentRound() -> TrackingObserver? {
-    if let round { retire(round) }
+    if let round, !round.isRetired {
+      retire(round)
+      invalidate()
+    }
     round = nil
     defer { observer = nil }
     return observer

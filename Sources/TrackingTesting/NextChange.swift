@@ -1,0 +1,56 @@
+import Tracking
+
+/// Waits for the next change of anything `expression` reads and returns its new value.
+///
+/// ```swift
+/// @Test func loadingFillsTheList() async throws {
+///   let model = Model()
+///   Task { await model.load() }
+///   let items = try await nextChange(of: { model.items })
+///   #expect(items.count == 3)
+/// }
+/// ```
+///
+/// The tracking is installed before this function first suspends, on the caller's
+/// actor, so a change made by work that runs while the caller waits (a task on the
+/// same actor, another thread) is never missed. The new value is read right after the
+/// change, on the mutating thread.
+///
+/// - Parameters:
+///   - expression: Reads the tracked properties to watch; evaluated once now and
+///     once after the change.
+///   - label: How failure messages name the expression, such as `"model.items"`.
+///   - timeout: How long to wait, measured on `clock`.
+///   - clock: The clock that measures the timeout; pass a test clock to control it.
+/// - Returns: The value of `expression` just after the change.
+/// - Throws: ``TrackingTestError/timedOut(expression:after:location:)`` when nothing
+///   changed in time, ``TrackingTestError/nothingTracked(expression:location:)`` when
+///   `expression` read no tracked property, or `CancellationError` when the calling
+///   task is cancelled.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
+public func nextChange<T: Sendable, C: Clock<Duration>>(
+  of expression: @escaping @Sendable () -> T,
+  _ label: String? = nil,
+  timeout: Duration = .seconds(1),
+  clock: C = ContinuousClock(),
+  isolation: isolated (any Actor)? = #isolation,
+  fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+) async throws -> T {
+  let location = TrackingTestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  let mailbox = ChangeMailbox<T>()
+  let (_, observer) = track(expression, kind: .didSetOnce) {
+    (nil, .plain { mailbox.deliver(expression()) })
+  }
+  guard let observer else { throw TrackingTestError.nothingTracked(expression: label, location: location) }
+  defer { observer.cancel() }
+  return try await withThrowingTaskGroup(of: T.self, isolation: isolation) { group in
+    group.addTask { try await mailbox.receive() }
+    group.addTask {
+      try await clock.sleep(for: timeout)
+      throw TrackingTestError.timedOut(expression: label, after: timeout, location: location)
+    }
+    defer { group.cancelAll() }
+    guard let first = try await group.next() else { throw CancellationError() }
+    return first
+  }
+}

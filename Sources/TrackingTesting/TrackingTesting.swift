@@ -1,2 +1,0 @@
-// Test helpers land here (await the next change, assert no change).
-import Tracking
