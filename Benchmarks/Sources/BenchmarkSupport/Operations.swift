@@ -1,0 +1,505 @@
+import Observation
+import OpenCombine
+import Tracking
+
+// Every operation, for every flavour where it exists. Both drivers (package-benchmark's
+// `TrackingBenchmarks` and the `compare` table) run exactly these closures.
+//
+// Conventions that keep the comparison fair:
+// - all four model flavours and all loops live in this one module, so they get the
+//   same optimizer treatment (models are generated: Scripts/generate-models.py);
+// - objects and counts pass through `opaque` and results go to `consume`, so nothing is
+//   constant-folded, hoisted out of a loop or removed as dead;
+// - the loops are written once as `@inline(__always)` generics and instantiated with
+//   closure literals, which the optimizer inlines into the specialized loop;
+// - callbacks count into `fires`, and the count is checked after the timed part (a
+//   correctness check, not a timing assertion).
+
+/// How many callbacks ran; `onChange` closures that capture nothing bump it.
+nonisolated(unsafe) var fires = 0
+
+@inline(never) func fire() { fires &+= 1 }
+
+/// Objects cycled through by the per-read and per-write loops.
+let poolMask = 63
+
+// MARK: - Loop shapes
+
+/// `n` reads through a pool of 64 objects (so a read cannot be hoisted out of the loop).
+@inline(__always)
+func readLoop<M>(_ n: Int, _ watch: Stopwatch, _ make: () -> M, _ read: (M) -> Int) {
+  let n = opaque(n)
+  let objects = (0...poolMask).map { _ in opaque(make()) }
+  var sum = 0
+  watch.start()
+  objects.withUnsafeBufferPointer { buffer in
+    for i in 0..<n { sum &+= read(buffer[i & poolMask]) }
+  }
+  watch.stop()
+  consume(sum)
+}
+
+/// `n` writes through a pool of 64 objects, each prepared by `prepare` (untimed).
+@inline(__always)
+func writeLoop<M>(
+  _ n: Int, _ watch: Stopwatch, _ make: () -> M, prepare: (M) -> [AnyObject] = { _ in [] },
+  _ write: (M, Int) -> Void
+) {
+  let n = opaque(n)
+  let objects = (0...poolMask).map { _ in opaque(make()) }
+  let tokens = objects.map(prepare)
+  fires = 0
+  watch.start()
+  objects.withUnsafeBufferPointer { buffer in
+    for i in 0..<n { write(buffer[i & poolMask], i) }
+  }
+  watch.stop()
+  precondition(fires == 0, "observers of another property fired")
+  consume(tokens)
+}
+
+/// One scope per fresh object: `n` objects are made untimed, each is tracked once.
+@inline(__always)
+func scopeLoop<M>(_ n: Int, _ watch: Stopwatch, _ make: () -> M, _ scope: (M) -> Void) {
+  let objects = (0..<opaque(n)).map { _ in opaque(make()) }
+  watch.start()
+  for object in objects { scope(object) }
+  watch.stop()
+  consume(objects)
+}
+
+/// `n` fresh objects, each with `observers` one-shot observers of p0 installed
+/// untimed; the timed part is one write of p0 per object, which fires them all.
+@inline(__always)
+func fireLoop<M>(
+  _ n: Int, _ watch: Stopwatch, observers: Int, _ make: () -> M,
+  observe: (M) -> AnyObject?, _ write: (M) -> Void
+) {
+  let objects = (0..<opaque(n)).map { _ in opaque(make()) }
+  var tokens: [AnyObject] = []
+  for object in objects {
+    for _ in 0..<observers { if let token = observe(object) { tokens.append(token) } }
+  }
+  fires = 0
+  watch.start()
+  for object in objects { write(object) }
+  watch.stop()
+  precondition(fires == objects.count * observers, "expected every observer to fire once")
+  consume(tokens)
+  consume(objects)
+}
+
+/// `n` repetitions of `cycle` on one object; each must fire exactly one callback.
+@inline(__always)
+func cycleLoop<M>(_ n: Int, _ watch: Stopwatch, _ make: () -> M, _ cycle: (M) -> Void) {
+  let n = opaque(n)
+  let object = opaque(make())
+  fires = 0
+  watch.start()
+  for _ in 0..<n { cycle(object) }
+  watch.stop()
+  precondition(fires == n, "expected one callback per cycle")
+  consume(object)
+}
+
+// MARK: - Render graph
+
+/// Views whose callbacks fired since the last frame. Touched only by the thread
+/// running the benchmark; `@unchecked Sendable` so `@Sendable` callbacks can append.
+final class DirtyViews: @unchecked Sendable {
+  var ids: [Int] = []
+  init() { ids.reserveCapacity(100) }
+}
+
+let viewCount = 100
+
+/// A graph of 100 views; view `v` reads property `v % 10` of one model. A frame
+/// changes one property and re-evaluates every view that was invalidated.
+/// Returns (re-evaluations, frames).
+@inline(__always)
+func renderGraph<M>(
+  _ frames: Int, _ watch: Stopwatch?, _ make: () -> M,
+  subscribe: (M, DirtyViews) -> [AnyObject],
+  evaluate: (M, Int, DirtyViews) -> Void,
+  bump: (M, Int) -> Void
+) -> Int {
+  let frames = opaque(frames)
+  let model = opaque(make())
+  let dirty = DirtyViews()
+  let subscriptions = subscribe(model, dirty)
+  for view in 0..<viewCount { evaluate(model, view, dirty) }
+  var invalidated: [Int] = []
+  invalidated.reserveCapacity(viewCount)
+  var evaluations = 0
+  watch?.start()
+  for frame in 0..<frames {
+    bump(model, frame % 10)
+    swap(&invalidated, &dirty.ids)
+    for view in invalidated { evaluate(model, view, dirty) }
+    evaluations &+= invalidated.count
+    invalidated.removeAll(keepingCapacity: true)
+  }
+  watch?.stop()
+  consume(subscriptions)
+  return evaluations
+}
+
+@inline(__always)
+func graphOurs(_ frames: Int, _ watch: Stopwatch?) -> Int {
+  renderGraph(frames, watch, Ours10.init, subscribe: { _, _ in [] }) { model, view, dirty in
+    consume(withTracking { model.read(view % 10) } onChange: { dirty.ids.append(view) })
+  } bump: { $0.bump($1) }
+}
+
+@inline(__always)
+func graphApple(_ frames: Int, _ watch: Stopwatch?) -> Int {
+  renderGraph(frames, watch, Apple10.init, subscribe: { _, _ in [] }) { model, view, dirty in
+    consume(withObservationTracking { model.read(view % 10) } onChange: { dirty.ids.append(view) })
+  } bump: { $0.bump($1) }
+}
+
+/// OpenCombine: each view subscribes to the object-wide `objectWillChange`, so every
+/// change invalidates all 100 views; a re-evaluation is just the read.
+@inline(__always)
+func graphCombine(_ frames: Int, _ watch: Stopwatch?) -> Int {
+  renderGraph(frames, watch, Combine10.init) { model, dirty in
+    (0..<viewCount).map { view in model.objectWillChange.sink { dirty.ids.append(view) } }
+  } evaluate: { model, view, _ in
+    consume(model.read(view % 10))
+  } bump: { $0.bump($1) }
+}
+
+// MARK: - Relay to Apple
+
+/// Runs an `ours` workload with `TrackingInterop.relaysToAppleObservation` on, and
+/// restores the setting afterwards.
+func relaying(_ workload: @escaping TimedWorkload) -> TimedWorkload {
+  { n, watch in
+    let previous = TrackingInterop.relaysToAppleObservation
+    TrackingInterop.relaysToAppleObservation = true
+    defer { TrackingInterop.relaysToAppleObservation = previous }
+    workload(n, watch)
+  }
+}
+
+// MARK: - The operations
+
+extension Operation {
+  // Reads
+
+  static let untrackedRead = Operation(
+    "read.untracked", "read 1 property outside any tracking scope",
+    iterations: 2_000_000, quick: 100,
+    .time([
+      .plain: { n, w in readLoop(n, w, Plain4.init) { $0.p0 } },
+      .apple: { n, w in readLoop(n, w, Apple4.init) { $0.p0 } },
+      .ours: { n, w in readLoop(n, w, Ours4.init) { $0.p0 } },
+      .combine: { n, w in readLoop(n, w, Combine4.init) { $0.p0 } },
+    ]))
+
+  static let trackedRead1 = Operation(
+    "read.tracked.1", "one tracking scope reading 1 property (scope + read + install)",
+    iterations: 5_000, quick: 20,
+    .time([
+      .apple: { n, w in
+        scopeLoop(n, w, Apple4.init) { m in consume(withObservationTracking { m.sum1 } onChange: { fire() }) }
+      },
+      .ours: { n, w in scopeLoop(n, w, Ours4.init) { m in consume(withTracking { m.sum1 } onChange: { fire() }) } },
+    ]))
+
+  static let trackedRead10 = Operation(
+    "read.tracked.10", "one tracking scope reading 10 distinct properties",
+    iterations: 5_000, quick: 20,
+    .time([
+      .apple: { n, w in
+        scopeLoop(n, w, Apple10.init) { m in consume(withObservationTracking { m.sum10 } onChange: { fire() }) }
+      },
+      .ours: { n, w in scopeLoop(n, w, Ours10.init) { m in consume(withTracking { m.sum10 } onChange: { fire() }) } },
+    ]))
+
+  static let trackedRead100 = Operation(
+    "read.tracked.100", "one tracking scope reading 100 distinct properties",
+    iterations: 1_000, quick: 10,
+    .time([
+      .apple: { n, w in
+        scopeLoop(n, w, Apple100.init) { m in consume(withObservationTracking { m.sum100 } onChange: { fire() }) }
+      },
+      .ours: { n, w in
+        scopeLoop(n, w, Ours100.init) { m in consume(withTracking { m.sum100 } onChange: { fire() }) }
+      },
+    ]))
+
+  // Writes
+
+  static let write0 = Operation(
+    "write.observers.0", "write 1 property, no observer",
+    iterations: 2_000_000, quick: 100,
+    .time([
+      .plain: { n, w in writeLoop(n, w, Plain4.init) { $0.p0 = $1 } },
+      .apple: { n, w in writeLoop(n, w, Apple4.init) { $0.p0 = $1 } },
+      .ours: { n, w in writeLoop(n, w, Ours4.init) { $0.p0 = $1 } },
+      .combine: { n, w in writeLoop(n, w, Combine4.init) { $0.p0 = $1 } },
+    ]))
+
+  static let write1 = Operation(
+    "write.observers.1", "write 1 property that 1 pending observer watches (fires it)",
+    iterations: 5_000, quick: 20,
+    .time([
+      .apple: { n, w in
+        fireLoop(n, w, observers: 1, Apple4.init) { m in
+          withObservationTracking { consume(m.p0) } onChange: { fire() }
+          return nil
+        } _: { $0.p0 = 1 }
+      },
+      .ours: { n, w in
+        fireLoop(n, w, observers: 1, Ours4.init) { m in
+          withTracking { consume(m.p0) } onChange: { fire() }
+          return nil
+        } _: { $0.p0 = 1 }
+      },
+      .combine: { n, w in
+        fireLoop(n, w, observers: 1, Combine4.init) { m in
+          m.objectWillChange.sink { fire() }
+        } _: { $0.p0 = 1 }
+      },
+    ]))
+
+  static let write100 = Operation(
+    "write.observers.100", "write 1 property that 100 pending observers watch (fires all)",
+    iterations: 300, quick: 5,
+    .time([
+      .apple: { n, w in
+        fireLoop(n, w, observers: 100, Apple4.init) { m in
+          withObservationTracking { consume(m.p0) } onChange: { fire() }
+          return nil
+        } _: { $0.p0 = 1 }
+      },
+      .ours: { n, w in
+        fireLoop(n, w, observers: 100, Ours4.init) { m in
+          withTracking { consume(m.p0) } onChange: { fire() }
+          return nil
+        } _: { $0.p0 = 1 }
+      },
+      .combine: { n, w in
+        fireLoop(n, w, observers: 100, Combine4.init) { m in
+          m.objectWillChange.sink { fire() }
+        } _: { $0.p0 = 1 }
+      },
+    ]))
+
+  static let write100Other = Operation(
+    "write.observers.100-other", "write 1 property while 100 observers of another property stay pending",
+    iterations: 1_000_000, quick: 100,
+    .time([
+      .apple: { n, w in
+        writeLoop(n, w, Apple4.init, prepare: { m in
+          for _ in 0..<100 { withObservationTracking { consume(m.p1) } onChange: { fire() } }
+          return []
+        }) { $0.p0 = $1 }
+      },
+      .ours: { n, w in
+        writeLoop(n, w, Ours4.init, prepare: { m in
+          for _ in 0..<100 { withTracking { consume(m.p1) } onChange: { fire() } }
+          return []
+        }) { $0.p0 = $1 }
+      },
+    ]))
+
+  // Track + mutate + fire
+
+  static let cycle1 = Operation(
+    "cycle.1", "track 1 property, write it, callback runs",
+    iterations: 200_000, quick: 50,
+    .time([
+      .apple: { n, w in
+        cycleLoop(n, w, Apple4.init) { m in
+          consume(withObservationTracking { m.p0 } onChange: { fire() })
+          m.p0 &+= 1
+        }
+      },
+      .ours: { n, w in
+        cycleLoop(n, w, Ours4.init) { m in
+          consume(withTracking { m.p0 } onChange: { fire() })
+          m.p0 &+= 1
+        }
+      },
+      .combine: { n, w in
+        cycleLoop(n, w, Combine4.init) { m in
+          let subscription = m.objectWillChange.sink { fire() }
+          m.p0 &+= 1
+          subscription.cancel()
+        }
+      },
+    ]))
+
+  static let cycle4 = Operation(
+    "cycle.4r1w", "track 4 properties, write 1 of them, callback runs",
+    iterations: 200_000, quick: 50,
+    .time([
+      .apple: { n, w in
+        cycleLoop(n, w, Apple4.init) { m in
+          consume(withObservationTracking { m.sum4 } onChange: { fire() })
+          m.p2 &+= 1
+        }
+      },
+      .ours: { n, w in
+        cycleLoop(n, w, Ours4.init) { m in
+          consume(withTracking { m.sum4 } onChange: { fire() })
+          m.p2 &+= 1
+        }
+      },
+      .combine: { n, w in
+        cycleLoop(n, w, Combine4.init) { m in
+          consume(m.sum4)
+          let subscription = m.objectWillChange.sink { fire() }
+          m.p2 &+= 1
+          subscription.cancel()
+        }
+      },
+    ]))
+
+  // Relay to Apple's registrar switched on (ours only; compared with the base row)
+
+  static let relayed: [Operation] = [untrackedRead, trackedRead1, write0, write1, cycle1].map { base in
+    guard case .time(let workloads) = base.measurement, let ours = workloads[.ours] else {
+      preconditionFailure("relay rows derive from timed rows with an `ours` workload")
+    }
+    return Operation(
+      base.name + ".relay", base.summary + ", relaysToAppleObservation = true",
+      iterations: base.iterations, quick: base.quickIterations, baseline: base.name,
+      .time([.ours: relaying(ours)]))
+  }
+
+  // Memory
+
+  static let bytesPerObject = Operation(
+    "memory.object", "heap bytes per object with 4 properties (fresh)",
+    iterations: 20_000, quick: 100,
+    .value(
+      unit: "B",
+      [
+        .plain: { n in heapGrowth(n) { opaque(Plain4()) } },
+        .apple: { n in heapGrowth(n) { opaque(Apple4()) } },
+        .ours: { n in heapGrowth(n) { opaque(Ours4()) } },
+        .combine: { n in heapGrowth(n) { opaque(Combine4()) } },
+      ]))
+
+  static let bytesPerObjectUsed = Operation(
+    "memory.object.used", "heap bytes per object with 4 properties after one track+fire cycle",
+    iterations: 20_000, quick: 100,
+    .value(
+      unit: "B",
+      [
+        .apple: { n in
+          heapGrowth(n) { () -> Apple4 in
+            let m = opaque(Apple4())
+            withObservationTracking { consume(m.p0) } onChange: { fire() }
+            m.p0 = 1
+            return m
+          }
+        },
+        .ours: { n in
+          heapGrowth(n) { () -> Ours4 in
+            let m = opaque(Ours4())
+            withTracking { consume(m.p0) } onChange: { fire() }
+            m.p0 = 1
+            return m
+          }
+        },
+        .combine: { n in
+          heapGrowth(n) { () -> Combine4 in
+            let m = opaque(Combine4())
+            m.objectWillChange.sink { fire() }.cancel()
+            m.p0 = 1
+            return m
+          }
+        },
+      ]))
+
+  static let pendingScopesBytes = Operation(
+    "memory.pending-scopes", "heap growth per one-shot scope left pending on a property that never changes (10^5 scopes)",
+    iterations: 100_000, quick: 1_000,
+    .value(
+      unit: "B",
+      [
+        .apple: { n in
+          heapGrowth(n, of: opaque(Apple4())) { m in
+            withObservationTracking { consume(m.p0) } onChange: { fire() }
+          }
+        },
+        .ours: { n in
+          heapGrowth(n, of: opaque(Ours4())) { m in withTracking { consume(m.p0) } onChange: { fire() } }
+        },
+        .combine: { n in
+          // The nearest equivalent: subscriptions kept alive (a `sink` is continuous).
+          var keep: [AnyCancellable] = []
+          keep.reserveCapacity(n)
+          return heapGrowth(n, of: opaque(Combine4())) { m in keep.append(m.objectWillChange.sink { fire() }) }
+        },
+      ]))
+
+  static let pendingScopesTime = Operation(
+    "pending-scopes.install", "install one more scope on a property that already has up to 10^5 pending",
+    iterations: 100_000, quick: 1_000,
+    .time([
+      .apple: { n, w in
+        let m = opaque(Apple4())
+        w.start()
+        for _ in 0..<n { withObservationTracking { consume(m.p0) } onChange: { fire() } }
+        w.stop()
+      },
+      .ours: { n, w in
+        let m = opaque(Ours4())
+        w.start()
+        for _ in 0..<n { withTracking { consume(m.p0) } onChange: { fire() } }
+        w.stop()
+      },
+    ]))
+
+  // Render graph
+
+  static let graphFrame = Operation(
+    "graph.frame", "100 views over 10 properties: change 1 property, re-evaluate the invalidated views",
+    iterations: 10_000, quick: 10,
+    .time([
+      .apple: { n, w in _ = graphApple(n, w) },
+      .ours: { n, w in _ = graphOurs(n, w) },
+      .combine: { n, w in _ = graphCombine(n, w) },
+    ]))
+
+  static let graphEvaluations = Operation(
+    "graph.re-evaluations", "views re-evaluated per property change (of 100)",
+    iterations: 1_000, quick: 10,
+    .value(
+      unit: "views",
+      [
+        .apple: { n in Double(graphApple(n, nil)) / Double(n) },
+        .ours: { n in Double(graphOurs(n, nil)) / Double(n) },
+        .combine: { n in Double(graphCombine(n, nil)) / Double(n) },
+      ]))
+
+  // MARK: HOOK(continuous observation): rows to add when ContinuousTracking is benchmarked.
+  //
+  // Not implemented on purpose: these measure continuous-observation entry points,
+  // which this suite does not exercise yet. When adding them, follow the shapes above
+  // (setup before `watch.start()`, one `fires` bump per delivered value) and append
+  // them to `continuousHooks`:
+  // - "continuous.sequence": throughput of a transactional sequence of a tracked
+  //   value (values delivered per second while one writer mutates 1 property);
+  //   Apple's equivalent is `Observations` (not on this toolchain's Linux build).
+  // - "continuous.callback-rerun": cost of one re-run of a continuous callback after a
+  //   change (track, fire, re-track in a loop), compared with `cycle.1`.
+  static let continuousHooks: [Operation] = []
+
+  /// Every row, in table order.
+  public static let all: [Operation] =
+    [
+      untrackedRead, trackedRead1, trackedRead10, trackedRead100,
+      write0, write1, write100, write100Other,
+      cycle1, cycle4,
+    ] + relayed
+    + [
+      bytesPerObject, bytesPerObjectUsed, pendingScopesBytes, pendingScopesTime,
+      graphFrame, graphEvaluations,
+    ] + continuousHooks
+}
