@@ -1,1 +1,0 @@
-// TrackingBindings lands here.

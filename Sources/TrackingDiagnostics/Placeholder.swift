@@ -1,1 +1,0 @@
-// TrackingDiagnostics lands here.

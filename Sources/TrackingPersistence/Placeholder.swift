@@ -1,1 +1,0 @@
-// TrackingPersistence lands here.
