@@ -19,7 +19,7 @@ let benchmarks: @Sendable () -> Void = {
   // BENCHMARK_QUICK=1 runs every benchmark for 2 samples of few repetitions (smoke).
   let quick = ProcessInfo.processInfo.environment["BENCHMARK_QUICK"] == "1"
   Benchmark.defaultConfiguration = .init(
-    metrics: [.wallClock, .mallocCountTotal, .instructions],
+    metrics: [.wallClock, .mallocCountTotal],
     scalingFactor: repetitions,
     maxDuration: quick ? .milliseconds(50) : .seconds(2),
     maxIterations: quick ? 2 : 1_000

@@ -1,7 +1,10 @@
 #include "CHeapStats.h"
 
+#if defined(__linux__)
+#include <malloc.h>  // defines __GLIBC__ (through features.h) on glibc systems
+#endif
+
 #if defined(__linux__) && defined(__GLIBC__)
-#include <malloc.h>
 
 size_t heap_stats_bytes_in_use(void) {
   struct mallinfo2 info = mallinfo2();

@@ -16,6 +16,7 @@ struct Options {
   var rounds = 7
   var filter: String?
   var scale = 1.0
+  var flavors = Set(Flavor.allCases)
 
   init(_ arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -27,16 +28,21 @@ struct Options {
         rounds = iterator.next().flatMap(Int.init) ?? rounds
       case "--filter":
         filter = iterator.next()
+      case "--flavor":
+        flavors = Set(iterator.next().map { $0.split(separator: ",").compactMap { Flavor(rawValue: String($0)) } } ?? [])
       case "--scale":
         scale = iterator.next().flatMap(Double.init) ?? scale
       case "-h", "--help":
         print(
           """
-          usage: compare [--quick] [--rounds N] [--filter SUBSTRING] [--scale FACTOR]
+          usage: compare [--quick] [--rounds N] [--filter SUBSTRING] [--flavor LIST] [--scale FACTOR]
             --quick    run every operation once with few iterations (smoke test)
             --rounds   samples per operation and flavour; the best is reported (default 7)
             --filter   only operations whose name contains SUBSTRING
+            --flavor   only these flavours, comma-separated: plain,apple,ours,combine
             --scale    multiply every operation's iteration count (default 1)
+          Profiling one row: valgrind --tool=callgrind .build/release/compare \\
+            --filter cycle.1 --flavor ours --rounds 1 --scale 0.1
           """)
         exit(0)
       default:
@@ -118,7 +124,7 @@ for operation in operations {
     unit = "ns"
     for _ in 0..<options.rounds {
       for flavor in Flavor.allCases {
-        guard let workload = workloads[flavor] else { continue }
+        guard let workload = workloads[flavor], options.flavors.contains(flavor) else { continue }
         workload(iterations, timer.stopwatch)
         let perOperation = timer.elapsed.nanoseconds / Double(iterations)
         best[flavor] = min(best[flavor] ?? .infinity, perOperation)
@@ -127,7 +133,7 @@ for operation in operations {
   case .value(let valueUnit, let workloads):
     unit = valueUnit
     for flavor in Flavor.allCases {
-      guard let workload = workloads[flavor] else { continue }
+      guard let workload = workloads[flavor], options.flavors.contains(flavor) else { continue }
       best[flavor] = workload(iterations)
     }
   }

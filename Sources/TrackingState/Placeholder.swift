@@ -1,1 +1,0 @@
-// TrackingState lands here.
