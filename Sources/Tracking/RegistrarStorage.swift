@@ -8,11 +8,15 @@ import CTrackingSupport
 /// and can be used from C without Swift's exclusivity checks.
 ///
 /// Observers are kept in an array in installation order, each with a ``PropertySet``
-/// bitmask, rather than in a dictionary keyed by `KeyPath` as Apple does: matching a
-/// mutation is a linear scan over a few words, with no hashing. Observers that have
-/// finished elsewhere (fired through another object, or cancelled) are swept out
-/// whenever this registrar fires, and before an install once the array has doubled
-/// since the last sweep, so memory stays proportional to the pending observers.
+/// bitmask, rather than in a dictionary keyed by `KeyPath` as Apple does. A word-sized
+/// *observed mask* (the union of the watched properties, with the top bit standing for
+/// every property numbered too high to have a bit) is kept next to the lock: a
+/// mutation of a property nobody watches reads that word and returns, without the
+/// lock. A mutation of a watched property takes the lock and matches entries with
+/// one AND each, no hashing. Observers that have finished elsewhere (fired through
+/// another object, or cancelled) are swept out whenever this registrar fires, and
+/// before an install once the array has doubled since the last sweep, so memory stays
+/// proportional to the pending observers.
 @usableFromInline
 final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_registrar_sync> {
   @usableFromInline
@@ -25,6 +29,8 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   @usableFromInline
   struct State {
     var entries: [Entry] = []
+    /// The union of the pending entries' properties, as published in `observedMask`.
+    var mask = 0
     /// Install sweeps finished entries when `entries.count` reaches this.
     var sweepThreshold = 8
     /// What few objects need, allocated on first use so that every other object
@@ -50,7 +56,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let storage = unsafeDowncast(buffer, to: RegistrarStorage.self)
     storage.withUnsafeMutablePointerToElements { sync in
       sync.initialize(to: tracking_registrar_sync())
-      tracking_atomic_init(&sync.pointee.observerCount, 0)
+      tracking_atomic_init(&sync.pointee.observedMask, 0)
       tracking_lock_init(&sync.pointee.lock)
     }
     return storage
@@ -68,23 +74,47 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     withUnsafeMutablePointerToElements { $0 }
   }
 
-  /// Whether any observer is installed. Read without the lock on every mutation: a
-  /// mutation racing with an install is ordered before that install, exactly as if it
-  /// had happened a moment earlier.
+  /// The bit standing for property `id` in the observed mask.
   @inlinable
-  var hasObservers: Bool {
-    tracking_atomic_load_relaxed(&sync.pointee.observerCount) != 0
+  static func maskBit(_ id: Int) -> Int {
+    id >= 0 && id < Int.bitWidth - 1 ? 1 &<< id : Int.min
   }
 
+  /// The observed-mask bits of a set of properties.
+  static func mask(of properties: PropertySet) -> Int {
+    let low = UInt64(Int.bitWidth - 1)
+    var mask = Int(truncatingIfNeeded: properties.bits & ((1 &<< low) &- 1))
+    if properties.bits >> low != 0 || !(properties.spilled?.isEmpty ?? true) { mask |= Int.min }
+    return mask
+  }
+
+  /// Whether an installed observer may watch property `id`. Read without the lock on
+  /// every mutation: a mutation racing with an install is ordered before that install,
+  /// exactly as if it had happened a moment earlier.
+  @inlinable
+  func mayObserve(_ id: Int) -> Bool {
+    tracking_atomic_load_relaxed(&sync.pointee.observedMask) & Self.maskBit(id) != 0
+  }
+
+  /// Whether any observer is installed.
+  @inlinable
+  var hasObservers: Bool {
+    tracking_atomic_load_relaxed(&sync.pointee.observedMask) != 0
+  }
+
+  /// Runs `body` on the state under the lock, then publishes the observed mask.
+  /// The header is reached through its pointer: the lock already guarantees exclusive
+  /// access, so Swift's dynamic exclusivity check would only add cost.
   @inline(__always)
   func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-    let sync = self.sync
-    tracking_lock_lock(&sync.pointee.lock)
-    defer {
-      tracking_atomic_store_release(&sync.pointee.observerCount, header.entries.count)
-      tracking_lock_unlock(&sync.pointee.lock)
+    try withUnsafeMutablePointers { state, sync in
+      tracking_lock_lock(&sync.pointee.lock)
+      defer {
+        tracking_atomic_store_release(&sync.pointee.observedMask, state.pointee.mask)
+        tracking_lock_unlock(&sync.pointee.lock)
+      }
+      return try body(&state.pointee)
     }
-    return try body(&header)
   }
 
   // MARK: Installing
@@ -93,10 +123,11 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let entry = Entry(observer: observer, kind: observer.kind, properties: properties)
     withLock { state in
       if state.entries.count >= state.sweepThreshold {
-        state.entries.removeAll { !$0.observer.isPending }
+        Self.compact(&state) { _ in .keep }
         state.sweepThreshold = Swift.max(8, state.entries.count * 2)
       }
       state.entries.append(entry)
+      state.mask |= Self.mask(of: properties)
     }
   }
 
@@ -113,18 +144,17 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   func willSet(_ id: Int, change: () -> TrackedChange) {
     var due = DueObservers()
     withLock { state in
-      state.entries.removeAll { entry in
-        guard entry.observer.isPending else { return true }
-        guard entry.properties.contains(id) else { return false }
+      Self.compact(&state) { entry in
+        guard entry.properties.contains(id) else { return .keep }
         switch entry.kind {
         case .willSetOnce:
           due.append(entry.observer)
-          return true
+          return .remove
         case .willSetThenDidSet:
           due.append(entry.observer)
-          return false
+          return .keep
         case .didSetOnce:
-          return false
+          return .keep
         }
       }
     }
@@ -136,14 +166,35 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   func didSet(_ id: Int, change: () -> TrackedChange) {
     var due = DueObservers()
     withLock { state in
-      state.entries.removeAll { entry in
-        guard entry.observer.isPending else { return true }
-        guard entry.properties.contains(id), entry.kind != .willSetOnce else { return false }
+      Self.compact(&state) { entry in
+        guard entry.properties.contains(id), entry.kind != .willSetOnce else { return .keep }
         due.append(entry.observer)
-        return true
+        return .remove
       }
     }
     due.forEach { $0.notifyDidSet(change()) }
+  }
+
+  enum Verdict { case keep, remove }
+
+  /// One pass over the entries, in order: drops finished observers and those `decide`
+  /// removes, keeps the rest in place, and recomputes the observed mask from them.
+  /// Entries are moved, not copied, so the pass retains nothing.
+  @inline(__always)
+  private static func compact(_ state: inout State, _ decide: (Entry) -> Verdict) {
+    var mask = 0
+    var kept = 0
+    let count = state.entries.count
+    for index in 0..<count {
+      let keep = state.entries[index].observer.isPending && decide(state.entries[index]) == .keep
+      guard keep else { continue }
+      mask |= Self.mask(of: state.entries[index].properties)
+      if kept != index { state.entries.swapAt(kept, index) }
+      kept += 1
+    }
+    // Usually one entry goes; `removeLast()` avoids the generic range removal.
+    for _ in kept..<count { state.entries.removeLast() }
+    state.mask = mask
   }
 
   // MARK: Key paths

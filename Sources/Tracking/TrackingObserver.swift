@@ -64,10 +64,17 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   }
 
   /// The kind never changes after creation, so it is read without synchronization.
-  package var kind: Kind { header.kind }
+  package var kind: Kind { callbacks.pointee.kind }
 
   private var state: UnsafeMutablePointer<tracking_atomic_word> {
     withUnsafeMutablePointerToElements { $0 }
+  }
+
+  /// The callbacks, reached through their pointer: the state word already decides
+  /// who may touch them (see `releaseCallbacks`), so Swift's dynamic exclusivity
+  /// check on `header` would only add cost.
+  private var callbacks: UnsafeMutablePointer<Callbacks> {
+    withUnsafeMutablePointerToHeader { $0 }
   }
 
   /// Whether the observer can still run (it has neither fired to the end nor been cancelled).
@@ -90,23 +97,23 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// a `willSetThenDidSet` observer keeps them until it is freed, because its
   /// will-set callback may be running on another thread.
   private func releaseCallbacks() {
-    guard header.kind != .willSetThenDidSet else { return }
-    header.willSet = nil
-    header.didSet = nil
+    guard kind != .willSetThenDidSet else { return }
+    callbacks.pointee.willSet = nil
+    callbacks.pointee.didSet = nil
   }
 
   /// Called by a registrar, outside its lock, in the `willSet` of a property this
   /// observer tracks.
   func notifyWillSet(_ change: @autoclosure () -> TrackedChange) {
-    switch header.kind {
+    switch kind {
     case .willSetOnce:
       guard finish() else { return }
-      let handler = header.willSet
+      let handler = callbacks.pointee.willSet
       releaseCallbacks()
       handler?.run(change())
     case .willSetThenDidSet:
       guard isPending else { return }
-      header.willSet?.run(change())
+      callbacks.pointee.willSet?.run(change())
     case .didSetOnce:
       return
     }
@@ -115,12 +122,12 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// Called by a registrar, outside its lock, in the `didSet` of a property this
   /// observer tracks.
   func notifyDidSet(_ change: @autoclosure () -> TrackedChange) {
-    switch header.kind {
+    switch kind {
     case .willSetOnce:
       return
     case .didSetOnce, .willSetThenDidSet:
       guard finish() else { return }
-      let handler = header.didSet
+      let handler = callbacks.pointee.didSet
       releaseCallbacks()
       handler?.run(change())
     }
@@ -130,7 +137,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// only once, before it happens, and without saying what changed.
   func notifyExternalChange() {
     let change = TrackedChange(subject: nil, keyPath: nil, propertyID: -1)
-    switch header.kind {
+    switch kind {
     case .willSetOnce, .willSetThenDidSet:
       notifyWillSet(change)
     case .didSetOnce:

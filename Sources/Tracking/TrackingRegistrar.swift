@@ -59,7 +59,7 @@ public struct TrackingRegistrar: @unchecked Sendable {
   public func willSet<Subject: Trackable, Member>(
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
-    if storage.hasObservers {
+    if storage.mayObserve(id) {
       storage.willSet(id) { TrackedChange(subject: subject, keyPath: keyPath(), propertyID: id) }
     }
     if _slowPath(TrackingInterop.isRelaying) {
@@ -72,7 +72,7 @@ public struct TrackingRegistrar: @unchecked Sendable {
   public func didSet<Subject: Trackable, Member>(
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
-    if storage.hasObservers {
+    if storage.mayObserve(id) {
       storage.didSet(id) { TrackedChange(subject: subject, keyPath: keyPath(), propertyID: id) }
     }
     if _slowPath(TrackingInterop.isRelaying) {

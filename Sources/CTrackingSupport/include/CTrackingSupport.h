@@ -163,10 +163,11 @@ static inline void tracking_lock_unlock(tracking_lock *_Nonnull l) {
 #endif
 }
 
-/// What a registrar keeps outside Swift's exclusivity checking: its lock and the
-/// number of observers installed on it (read without the lock on the mutation path).
+/// What a registrar keeps outside Swift's exclusivity checking: its lock and the mask
+/// of properties that installed observers watch (read without the lock on the
+/// mutation path).
 typedef struct {
-  tracking_atomic_word observerCount;
+  tracking_atomic_word observedMask;
   tracking_lock lock;
 } tracking_registrar_sync;
 
