@@ -57,8 +57,11 @@ let package = Package(
     .executableTarget(
       name: "TrackingTour",
       dependencies: [
-        "Tracking", "ContinuousTracking",
+        "Tracking", "ContinuousTracking", "TrackingRenderLoop", "TrackingCombine",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        .product(
+          name: "OpenCombine", package: "OpenCombine",
+          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
       ]
     ),
     .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),

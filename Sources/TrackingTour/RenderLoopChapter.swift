@@ -1,6 +1,5 @@
 // Needs the tour target to depend on TrackingRenderLoop, TrackingCombine and (off Apple
 // systems) OpenCombine; until then the chapter compiles to nothing.
-#if TRACKING_TOUR_BRIDGE
   import Tracking
   import TrackingCombine
   import TrackingRenderLoop
@@ -107,4 +106,3 @@
       Narrator.say("p5 = 3 after cancelling: nothing published")
     }
   }
-#endif
