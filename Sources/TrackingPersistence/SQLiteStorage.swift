@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+/// Stores a persisted model's value as one row of an SQLite key/blob table, through GRDB.
+///
+/// The table (`tracking_persistence` unless told otherwise) has the columns
+/// `key TEXT PRIMARY KEY`, `value BLOB`, `savedAt REAL` (seconds since 1970); several
+/// models can share a database under different keys. Each save is one transaction,
+/// so a crash leaves either the new row or the previous one.
+///
+/// A value that can't be read is copied into `<table>_quarantine` (with the key, the
+/// time and the reason) and deleted from the table, in one transaction.
+public struct SQLiteStorage: PersistenceStorage {
+  /// The database the value lives in.
+  public let database: any DatabaseWriter
+  /// The row's key.
+  public let key: String
+  /// The table holding the values.
+  public let table: String
+
+  /// The table holding moved-aside values: `<table>_quarantine`.
+  public var quarantineTable: String { "\(table)_quarantine" }
+
+  /// A storage in the SQLite database file at `path` (created if missing), under `key`.
+  ///
+  /// The connection waits up to five seconds for another process's lock.
+  public init(path: String, key: String, table: String = "tracking_persistence") throws {
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(5)
+    try self.init(database: DatabaseQueue(path: path, configuration: configuration), key: key, table: table)
+  }
+
+  /// A storage in an existing GRDB database (a queue or a pool), under `key`.
+  /// Creates the tables if they are missing.
+  public init(database: any DatabaseWriter, key: String, table: String = "tracking_persistence") throws {
+    self.database = database
+    self.key = key
+    self.table = table
+    let quarantineTable = "\(table)_quarantine"
+    try database.write { db in
+      try db.create(table: table, options: .ifNotExists) { t in
+        t.primaryKey("key", .text)
+        t.column("value", .blob).notNull()
+        t.column("savedAt", .double).notNull()
+      }
+      try db.create(table: quarantineTable, options: .ifNotExists) { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("key", .text).notNull()
+        t.column("value", .blob)
+        t.column("savedAt", .double)
+        t.column("quarantinedAt", .double).notNull()
+        t.column("reason", .text).notNull()
+      }
+    }
+  }
+
+  /// The row's value, or `nil` if there is no row for the key.
+  public func load() throws -> Data? {
+    try database.read { db in
+      try Data.fetchOne(db, sql: "SELECT value FROM \(table.quotedDatabaseIdentifier) WHERE key = ?", arguments: [key])
+    }
+  }
+
+  /// Inserts or replaces the row, in one transaction.
+  public func save(_ data: Data) throws {
+    try database.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO \(table.quotedDatabaseIdentifier) (key, value, savedAt) VALUES (?, ?, ?)
+          ON CONFLICT(key) DO UPDATE SET value = excluded.value, savedAt = excluded.savedAt
+          """,
+        arguments: [key, data, Date().timeIntervalSince1970])
+    }
+  }
+
+  /// Copies the row into the quarantine table and deletes it, in one transaction.
+  /// Returns `nil` if there is no row for the key.
+  public func quarantine(reason: String) throws -> QuarantineLocation? {
+    let quarantineTable = quarantineTable
+    return try database.write { db -> QuarantineLocation? in
+      let exists = try Bool.fetchOne(
+        db, sql: "SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE key = ?", arguments: [key]) ?? false
+      guard exists else { return nil }
+      try db.execute(
+        sql: """
+          INSERT INTO \(quarantineTable.quotedDatabaseIdentifier) (key, value, savedAt, quarantinedAt, reason)
+          SELECT key, value, savedAt, ?, ? FROM \(table.quotedDatabaseIdentifier) WHERE key = ?
+          """,
+        arguments: [Date().timeIntervalSince1970, reason, key])
+      let id = db.lastInsertedRowID
+      try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE key = ?", arguments: [key])
+      return .databaseRow(table: quarantineTable, id: id)
+    }
+  }
+
+  /// The value of a quarantined row of this storage.
+  public func quarantinedData(at location: QuarantineLocation) throws -> Data? {
+    guard case .databaseRow(let rowTable, let id) = location, rowTable == quarantineTable else { return nil }
+    return try database.read { db in
+      try Data.fetchOne(
+        db, sql: "SELECT value FROM \(rowTable.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id])
+    }
+  }
+}

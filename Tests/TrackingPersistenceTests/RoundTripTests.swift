@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import Tracking
+import TrackingPersistence
+
+@MainActor
+@Suite("Saving and restoring")
+struct RoundTripTests {
+  @Test(arguments: Backend.allCases)
+  func savesOnChangeAndRestores(_ backend: Backend) async throws {
+    let directory = try TemporaryDirectory()
+    let storage = try backend.storage(in: directory.url)
+    let errors = ErrorLog()
+    do {
+      let persisted = Persisted(storage: storage, onError: errors.report) { Scene() }
+      #expect(persisted.restoreError == nil)
+      #expect(persisted.model.query == "")
+      persisted.model.query = "tea"
+      persisted.model.path = ["shop", "teas"]
+      // Saved without a flush, once the actor is free.
+      try await eventually { try storedState(storage) == SceneState(query: "tea", path: ["shop", "teas"]) }
+      #expect(persisted.saveCount == 1)
+    }
+    let restored = Persisted(storage: try backend.storage(in: directory.url)) { Scene() }
+    #expect(restored.restoreError == nil)
+    #expect(restored.model.query == "tea")
+    #expect(restored.model.path == ["shop", "teas"])
+    #expect(restored.saveCount == 0)
+    #expect(errors.errors.isEmpty)
+  }
+
+  @Test(arguments: Backend.allCases)
+  func flushWritesTheLatestStateAtOnce(_ backend: Backend) throws {
+    let directory = try TemporaryDirectory()
+    let storage = try backend.storage(in: directory.url)
+    let persisted = Persisted(storage: storage) { Scene() }
+    persisted.model.query = "now"
+    try persisted.flush()  // no suspension since the change
+    #expect(try storedState(storage) == SceneState(query: "now", path: []))
+    #expect(persisted.saveCount == 1)
+    #expect(!persisted.hasUnsavedChanges)
+    try persisted.flush()  // nothing new: no write
+    #expect(persisted.saveCount == 1)
+  }
+
+  @Test(arguments: Backend.allCases)
+  func aBurstOfMutationsIsOneWrite(_ backend: Backend) async throws {
+    let directory = try TemporaryDirectory()
+    let storage = try backend.storage(in: directory.url)
+    let persisted = Persisted(storage: storage) { Scene() }
+    for index in 0..<1000 {
+      persisted.model.query = "query \(index)"
+      persisted.model.path.append("\(index)")
+    }
+    try await eventually { try storedState(storage)?.query == "query 999" }
+    #expect(try storedState(storage)?.path.count == 1000)
+    #expect(persisted.saveCount < 10)
+  }
+
+  @Test(arguments: Backend.allCases)
+  func separateTransactionsAreThrottledByTheDebounceInterval(_ backend: Backend) async throws {
+    let directory = try TemporaryDirectory()
+    let storage = try backend.storage(in: directory.url)
+    let persisted = Persisted(storage: storage, debounce: .milliseconds(50)) { Scene() }
+    for index in 0..<1000 {
+      persisted.model.query = "query \(index)"
+      await Task.yield()  // each mutation is its own transaction
+    }
+    try await eventually { try storedState(storage)?.query == "query 999" }
+    #expect(persisted.saveCount < 100)
+    #expect(persisted.saveCount >= 1)
+  }
+
+  @Test(arguments: Backend.allCases)
+  func anUnchangedStateIsNotRewritten(_ backend: Backend) async throws {
+    let directory = try TemporaryDirectory()
+    let storage = try backend.storage(in: directory.url)
+    let persisted = Persisted(storage: storage) { Scene() }
+    persisted.model.query = "same"
+    try persisted.flush()
+    persisted.model.query = "same"
+    persisted.model.path = []
+    try persisted.flush()
+    #expect(persisted.saveCount == 1)
+  }
+
+  @Test func changesOfNestedTrackedObjectsAreSaved() async throws {
+    let directory = try TemporaryDirectory()
+    let storage = JSONFileStorage(url: directory.url.appendingPathComponent("scene.json"))
+    let persisted = Persisted(storage: storage) { Scene() }
+    persisted.model.filters.onlyFavorites = true
+    try await eventually { persisted.saveCount == 1 }
+    let restored = Persisted(storage: storage) { Scene() }
+    #expect(restored.model.filters.onlyFavorites)
+  }
+
+  @Test func theFileIsReplacedWithoutLeavingTemporaryFiles() throws {
+    let directory = try TemporaryDirectory()
+    let persisted = Persisted(fileAt: directory.url.appendingPathComponent("scene.json")) { Scene() }
+    persisted.model.query = "a"
+    try persisted.flush()
+    persisted.model.query = "b"
+    try persisted.flush()
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+    #expect(names == ["scene.json"])
+  }
+}

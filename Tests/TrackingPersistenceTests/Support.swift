@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import Tracking
+import TrackingPersistence
+
+@Trackable final class Scene: Codable {
+  var query = ""
+  var path: [String] = []
+  var zoom = 1.0
+  var filters = Filters()
+}
+
+@Trackable final class Filters: Codable {
+  var onlyFavorites = false
+}
+
+/// The part of a scene the tests compare.
+struct SceneState: Codable, Equatable {
+  var query: String
+  var path: [String]
+}
+
+/// A storage backend the tests run against.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case file, sqlite
+
+  var testDescription: String { rawValue }
+
+  /// A fresh storage of this kind in `directory`.
+  func storage(in directory: URL) throws -> any PersistenceStorage {
+    switch self {
+    case .file: JSONFileStorage(url: directory.appendingPathComponent("scene.json"))
+    case .sqlite: try SQLiteStorage(path: directory.appendingPathComponent("scene.sqlite").path, key: "scene")
+    }
+  }
+}
+
+/// A directory removed when the value goes away.
+final class TemporaryDirectory {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tracking-persistence-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// What a storage holds, decoded as a scene (`nil` when empty).
+func storedState(_ storage: any PersistenceStorage) throws -> SceneState? {
+  guard let data = try storage.load() else { return nil }
+  return try JSONDecoder().decode(SceneState.self, from: data)
+}
+
+/// Waits, suspending, until `condition` holds; records an issue after `seconds`.
+@MainActor func eventually(
+  within seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+  _ condition: () throws -> Bool
+) async throws {
+  let deadline = Date().addingTimeInterval(seconds)
+  while try !condition() {
+    guard Date() < deadline else {
+      Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
+      return
+    }
+    try await Task.sleep(for: .milliseconds(1))
+  }
+}
+
+/// Collects reported errors across threads.
+final class ErrorLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [PersistenceError] = []
+
+  var errors: [PersistenceError] { lock.withLock { storage } }
+  var report: @Sendable (PersistenceError) -> Void { { error in self.lock.withLock { self.storage.append(error) } } }
+}
+
+/// A storage that fails on demand, as a full disk or an unreadable volume would.
+final class FaultyStorage: PersistenceStorage, @unchecked Sendable {
+  struct Fault: Error, Equatable {}
+
+  let base: any PersistenceStorage
+  private let lock = NSLock()
+  private var failWrites = false
+  private var failReads = false
+  private var attemptedWrites = 0
+
+  init(_ base: any PersistenceStorage, failWrites: Bool = false, failReads: Bool = false) {
+    self.base = base
+    self.failWrites = failWrites
+    self.failReads = failReads
+  }
+
+  var isFailingWrites: Bool {
+    get { lock.withLock { failWrites } }
+    set { lock.withLock { failWrites = newValue } }
+  }
+
+  var writeAttempts: Int { lock.withLock { attemptedWrites } }
+
+  func load() throws -> Data? {
+    if lock.withLock({ failReads }) { throw Fault() }
+    return try base.load()
+  }
+
+  func save(_ data: Data) throws {
+    let fail = lock.withLock { () -> Bool in
+      attemptedWrites += 1
+      return failWrites
+    }
+    if fail { throw Fault() }
+    try base.save(data)
+  }
+
+  func quarantine(reason: String) throws -> QuarantineLocation? { try base.quarantine(reason: reason) }
+  func quarantinedData(at location: QuarantineLocation) throws -> Data? { try base.quarantinedData(at: location) }
+}
