@@ -23,10 +23,17 @@ public struct SQLiteStorage: PersistenceStorage {
 
   /// A storage in the SQLite database file at `path` (created if missing), under `key`.
   ///
-  /// The connection waits up to five seconds for another process's lock.
+  /// The database uses write-ahead logging, so reading it (from another process, say)
+  /// never waits for a save, and the connection waits up to five seconds for another
+  /// writer's lock.
   public init(path: String, key: String, table: String = "tracking_persistence") throws {
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
+    configuration.prepareDatabase { db in
+      if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+      }
+    }
     try self.init(database: DatabaseQueue(path: path, configuration: configuration), key: key, table: table)
   }
 
