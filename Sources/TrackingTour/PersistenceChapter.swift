@@ -1,12 +1,15 @@
 // Needs the tour target to depend on TrackingPersistence; until then the chapter
-// compiles to nothing.
-#if canImport(TrackingPersistence)
+// compiles to nothing. (`canImport(TrackingPersistence)` alone is not enough: in a
+// shared build folder the module is found, but GRDB's SQLite module, which it
+// requires, is only visible to targets that depend on it.)
+#if canImport(TrackingPersistence) && canImport(GRDBSQLite)
   import Foundation
   import Tracking
   import TrackingPersistence
 
   /// The scene a search screen restores at launch: a query and a navigation path.
-  @MainActor @Trackable final class SavedScene: Codable {
+  /// (Used on the main actor only; not `@MainActor` itself, so `Codable` is synthesized.)
+  @Trackable final class SavedScene: Codable {
     var query = ""
     var path: [String] = []
   }
