@@ -18,7 +18,10 @@ struct RoundTripTests {
       persisted.model.query = "tea"
       persisted.model.path = ["shop", "teas"]
       // Saved without a flush, once the actor is free.
-      try await eventually { try storedState(storage) == SceneState(query: "tea", path: ["shop", "teas"]) }
+      // (The count goes up just after the storage returns: wait for both.)
+      try await eventually {
+        try storedState(storage) == SceneState(query: "tea", path: ["shop", "teas"]) && persisted.saveCount >= 1
+      }
       #expect(persisted.saveCount == 1)
     }
     let restored = Persisted(storage: try backend.storage(in: directory.url)) { Scene() }
