@@ -57,7 +57,7 @@ let package = Package(
     .executableTarget(
       name: "TrackingTour",
       dependencies: [
-        "Tracking", "ContinuousTracking", "TrackingRenderLoop", "TrackingCombine",
+        "Tracking", "ContinuousTracking", "TrackingRenderLoop", "TrackingCombine", "TrackingPersistence",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         .product(
           name: "OpenCombine", package: "OpenCombine",
