@@ -8,5 +8,7 @@ struct TrackingMacrosPlugin: CompilerPlugin {
     TrackedPropertyMacro.self,
     TrackingIgnoredMacro.self,
     TrackedExternallyMacro.self,
+    TrackedStateMacro.self,
+    TrackedStatePropertyMacro.self,
   ]
 }

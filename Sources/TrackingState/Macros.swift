@@ -1,0 +1,43 @@
+/// Makes a struct's stored properties tracked per value, or gives an enum the
+/// identity that state fields holding it are observed by.
+///
+/// ```swift
+/// @TrackedState
+/// struct Feature {
+///   var count = 0
+///   var child = Child()
+///   var items: [Item] = []
+///   var destination: Destination? = nil
+/// }
+///
+/// @TrackedState
+/// enum Destination { case detail(Detail), settings(Settings) }
+/// ```
+///
+/// Keep the root value in a ``StateStore``; reading a field inside `withTracking`
+/// then records exactly that field (and each state value read on the way to it), and:
+/// - setting or mutating a field notifies only the readers of that field;
+/// - replacing a nested state value (or an optional's, an array's elements, an enum's
+///   case or payload) with one of a different ``StateIdentity`` notifies everyone who
+///   read through it; a value with the same identity notifies no one again.
+///
+/// On a struct, the macro turns each stored `var` into a computed property over
+/// private storage (the memberwise initializer keeps working), adds a
+/// ``StateRegistrar`` and a ``TrackedStateValue`` conformance. `let` properties and
+/// `@TrackingIgnored` ones are left alone. A `Codable` struct without its own
+/// `CodingKeys` codes under the properties' own names. On an enum, the macro adds a
+/// ``StateIdentifiable`` conformance: case plus payload identities.
+///
+/// Reads that bypass the accessors are not tracked: `==`, hashing, coding and
+/// reflection (`print`) read the storage directly.
+@attached(member, names: named(_$stateRegistrar), named(CodingKeys))
+@attached(memberAttribute)
+@attached(extension, conformances: TrackedStateValue, StateIdentifiable, names: named(_$identity))
+public macro TrackedState() = #externalMacro(module: "TrackingMacros", type: "TrackedStateMacro")
+
+/// Added by ``TrackedState()`` to each stored property of a struct, with the
+/// property's number in the value's registrar. Not meant to be written by hand.
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+@attached(peer, names: prefixed(_))
+public macro TrackedStateProperty(_ id: Int) =
+  #externalMacro(module: "TrackingMacros", type: "TrackedStatePropertyMacro")

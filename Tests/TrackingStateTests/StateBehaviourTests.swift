@@ -1,0 +1,82 @@
+import Testing
+import TrackingDiagnostics
+import TrackingState
+
+/// Identity, value semantics and the store's surface.
+@Suite("Struct state values")
+struct StateBehaviourTests {
+  @Test func newValuesHaveNewIdentitiesCopiesAndMutationsKeepIt() {
+    var a = Child()
+    let copy = a
+    a.value = 3
+    #expect(a._$identity.isSame(as: copy._$identity))
+    #expect(!a._$identity.isSame(as: Child()._$identity))
+    #expect(copy.value == 0)  // still a value type
+  }
+
+  @Test func theMemberwiseInitializerKeepsWorking() {
+    let item = Item(id: 4, done: true)
+    #expect(item.id == 4 && item.done)
+    let child = Child(value: 2, name: "x")
+    #expect(child.value == 2 && child.name == "x")
+  }
+
+  @Test func readsOutsideTrackingInstallNothing() {
+    let store = StateStore(Feature())
+    _ = store.child.value
+    #expect(store.state.child._$stateRegistrar.installedObserverCount == 0)
+    withTracking { _ = store.child.value } onChange: {}
+    #expect(store.state.child._$stateRegistrar.installedObserverCount == 1)
+  }
+
+  @Test func anOnChangeFiresOnceAndSeesTheOldValueForPlainFields() {
+    let store = StateStore(Feature())
+    let events = Events()
+    let box = UncheckedBox(store)
+    withTracking { _ = store.child.value } onChange: { events("old \(box.value.child.value)") }
+    store.mutate { $0.child.value = 1 }
+    store.mutate { $0.child.value = 2 }
+    #expect(events.all == ["old 0"])
+  }
+
+  @Test func aDidChangeCallbackReadsTheNewStateAndWillChangeTheOld() {
+    let store = StateStore(Feature())
+    let events = Events()
+    let box = UncheckedBox(store)
+    withTracking { _ = store.child.value } willChange: { _ in events("will \(box.value.child.value)") }
+    withTracking { _ = store.child.value } didChange: { _ in events("did \(box.value.child.value)") }
+    store.mutate { $0.child.value = 9 }
+    #expect(events.all == ["will 0", "did 9"])
+  }
+
+  @Test func anUntrackedReadOfAStateFieldInARequiredRegionIsReported() {
+    let store = StateStore(Feature())
+    let reports = Events()
+    withTestingIssues {
+      withKnownIssue {
+        withTrackingRequired { _ = store.state.child.value }
+      } matching: { issue in
+        reports(issue.comments.map(\.rawValue).joined())
+        return true
+      }
+    }
+    #expect(reports.all.count == 3)  // the store's state, the child, the child's value
+    #expect(reports.all.contains { $0.contains("Tracked property '\\Feature.child' of 'Feature'") })
+    #expect(reports.all.contains { $0.contains("Tracked property '\\Child.value' of 'Child'") })
+  }
+
+  @Test func stateReadsInsideTrackingInARequiredRegionAreNotReported() {
+    let store = StateStore(Feature())
+    withTestingIssues {
+      withTrackingRequired {
+        withTracking { _ = store.state.child.value } onChange: {}
+      }
+    }
+  }
+}
+
+/// Lets a test's `onChange` look at the store it observes.
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
