@@ -46,7 +46,13 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     state[keyPath: keyPath]
   }
 
-  /// Reads or writes the state's member at `keyPath`; a write mutates the state in place.
+  /// Reads or writes the state's member at `keyPath`; a write is
+  /// `mutate { $0[keyPath: keyPath] = newValue }`.
+  ///
+  /// A nested write such as `store.child.value = 3` reads `child`, sets `value` on
+  /// that copy (its readers' `onChange` and `didChange` run then, while the store
+  /// still holds the old value) and stores the copy back. Write nested fields with
+  /// ``mutate(_:)`` for `didChange` callbacks to see the new state.
   public subscript<Value>(dynamicMember keyPath: WritableKeyPath<State, Value>) -> Value {
     get { state[keyPath: keyPath] }
     set { mutate { $0[keyPath: keyPath] = newValue } }
@@ -65,6 +71,10 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   /// Replacing the whole state (`$0 = Feature()`) with a value of a different
   /// identity notifies every reader of the store when it is stored back. The copy
   /// makes the first write to a collection copy its buffer.
+  ///
+  /// Don't call `mutate` on the same store from inside `body` (for example from a
+  /// callback that fires during it): the outer call stores its copy back last, and
+  /// the inner call's changes are lost.
   @discardableResult
   public func mutate<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     let pending = PendingDidSets()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TrackingDiagnostics
 import TrackingState
@@ -19,6 +20,44 @@ struct StateBehaviourTests {
     #expect(item.id == 4 && item.done)
     let child = Child(value: 2, name: "x")
     #expect(child.value == 2 && child.name == "x")
+  }
+
+  @Test func equalityAndCodingIgnoreTheRegistrar() throws {
+    let a = Saved(name: "a", count: 1)
+    let b = Saved(name: "a", count: 1)
+    #expect(a == b)
+    #expect(!a._$identity.isSame(as: b._$identity))
+    let data = try JSONEncoder().encode(a)
+    #expect(String(decoding: data, as: UTF8.self).contains("\"name\":\"a\""))
+    let decoded = try JSONDecoder().decode(Saved.self, from: data)
+    #expect(decoded == a)
+    #expect(!decoded._$identity.isSame(as: a._$identity))
+  }
+
+  @Test func writableMembersOfTheStoreSetTopLevelAndNestedFields() {
+    let store = StateStore(Feature())
+    let events = Events()
+    withTracking { _ = store.child.value } onChange: { events("child.value") }
+    withTracking { _ = store.child.name } onChange: { events("child.name") }
+    withTracking { _ = store.count } onChange: { events("count") }
+    store.child.value = 3
+    #expect(events.all == ["child.value"])
+    store.count = 2
+    #expect(events.all == ["child.value", "count"])
+    #expect(store.child.value == 3 && store.count == 2)
+  }
+
+  @Test func mutateReturnsAndRethrowsAndStoresPartialChangesOnThrow() {
+    struct Failure: Error {}
+    let store = StateStore(Feature())
+    #expect(store.mutate { $0.count += 1; return $0.count } == 1)
+    #expect(throws: Failure.self) {
+      try store.mutate { state in
+        state.title = "partial"
+        throw Failure()
+      }
+    }
+    #expect(store.title == "partial")
   }
 
   @Test func readsOutsideTrackingInstallNothing() {

@@ -29,3 +29,9 @@ enum Destination {
   case settings(Child)
   case empty
 }
+
+@TrackedState
+struct Saved: Codable, Equatable {
+  var name = ""
+  var count = 0
+}
