@@ -16,6 +16,7 @@ struct Options {
   var rounds = 7
   var filter: String?
   var scale = 1.0
+  var iterations: Int?
   var flavors = Set(Flavor.allCases)
 
   init(_ arguments: [String]) {
@@ -30,19 +31,23 @@ struct Options {
         filter = iterator.next()
       case "--flavor":
         flavors = Set(iterator.next().map { $0.split(separator: ",").compactMap { Flavor(rawValue: String($0)) } } ?? [])
+      case "--iterations":
+        iterations = iterator.next().flatMap(Int.init)
       case "--scale":
         scale = iterator.next().flatMap(Double.init) ?? scale
       case "-h", "--help":
         print(
           """
-          usage: compare [--quick] [--rounds N] [--filter SUBSTRING] [--flavor LIST] [--scale FACTOR]
+          usage: compare [--quick] [--rounds N] [--filter SUBSTRING] [--flavor LIST] [--scale FACTOR] [--iterations N]
             --quick    run every operation once with few iterations (smoke test)
             --rounds   samples per operation and flavour; the best is reported (default 7)
-            --filter   only operations whose name contains SUBSTRING
+            --filter   only the operation named SUBSTRING if there is one, else those
+                       whose name contains SUBSTRING
             --flavor   only these flavours, comma-separated: plain,apple,ours,combine
             --scale    multiply every operation's iteration count (default 1)
+            --iterations  repetitions per sample for every operation (overrides --scale)
           Profiling one row: valgrind --tool=callgrind .build/release/compare \\
-            --filter cycle.1 --flavor ours --rounds 1 --scale 0.1
+            --filter cycle.1 --flavor ours --rounds 1 --iterations 10000
           """)
         exit(0)
       default:
@@ -95,7 +100,9 @@ func machineDescription() -> String {
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let operations = Operation.all.filter { operation in
-  options.filter.map { operation.name.contains($0) } ?? true
+  guard let filter = options.filter else { return true }
+  if Operation.all.contains(where: { $0.name == filter }) { return operation.name == filter }
+  return operation.name.contains(filter)
 }
 
 print("# swift-tracking vs Apple Observation vs OpenCombine vs plain properties")
@@ -115,8 +122,9 @@ let timer = Timer()
 let started = ContinuousClock.now
 
 for operation in operations {
-  let iterations = max(
-    1, Int(Double(options.quick ? operation.quickIterations : operation.iterations) * options.scale))
+  let iterations =
+    options.iterations
+    ?? max(1, Int(Double(options.quick ? operation.quickIterations : operation.iterations) * options.scale))
   var best: [Flavor: Double] = [:]
   let unit: String
   switch operation.measurement {
