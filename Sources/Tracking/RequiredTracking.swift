@@ -15,8 +15,36 @@ package enum RequiredTracking {
   @inlinable
   static var marker: UnsafeMutableRawPointer { tracking_required_marker() }
 
-  /// Receives (type name, property description) for each untracked read.
-  package static let handler = Locked<(@Sendable (String, String) -> Void)?>(nil)
+  /// A receiver of (type name, property description) for each untracked read.
+  package typealias Handler = @Sendable (String, String) -> Void
+
+  /// The registered handlers by registration number. Registration is additive, so
+  /// independent clients (the diagnostics module, a test) never displace each other.
+  private static let handlers = Locked<(next: Int, all: [Int: Handler])>((0, [:]))
+
+  /// Registers `handler`; returns the number that ``removeHandler(_:)`` takes.
+  @discardableResult
+  package static func addHandler(_ handler: @escaping Handler) -> Int {
+    handlers.withLock { state in
+      defer { state.next += 1 }
+      state.all[state.next] = handler
+      return state.next
+    }
+  }
+
+  /// Whether any handler is registered.
+  package static var hasHandlers: Bool { handlers.withLock { !$0.all.isEmpty } }
+
+  /// Sends one untracked read to every registered handler.
+  package static func report(type: String, property: String) {
+    let all = handlers.withLock { Array($0.all.values) }
+    for handler in all { handler(type, property) }
+  }
+
+  /// Removes a handler registered with ``addHandler(_:)``.
+  package static func removeHandler(_ id: Int) {
+    handlers.withLock { _ = $0.all.removeValue(forKey: id) }
+  }
 
   /// Runs `body` with the thread marked as requiring tracking, unless a tracking scope
   /// is already active (then reads are tracked and there is nothing to report).
@@ -30,7 +58,7 @@ package enum RequiredTracking {
 
   @usableFromInline @inline(never)
   package static func reportUntrackedRead<Subject, Member>(_ subject: Subject, _ keyPath: KeyPath<Subject, Member>) {
-    guard let report = handler.withLock({ $0 }) else { return }
-    report(String(describing: Subject.self), String(describing: keyPath))
+    guard hasHandlers else { return }
+    report(type: String(describing: Subject.self), property: String(describing: keyPath))
   }
 }

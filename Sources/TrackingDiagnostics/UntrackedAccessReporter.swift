@@ -6,12 +6,10 @@ import Tracking
   /// Debug builds only; release builds of the module contain none of this.
   @usableFromInline
   enum UntrackedAccessReporter {
-    /// Set up on first use, thread-safely, by the global-initializer machinery. A
-    /// handler someone else installed first is left in place.
+    /// Set up on first use, thread-safely, by the global-initializer machinery.
+    /// Handlers are additive, so one installed by someone else stays in place too.
     private static let installed: Void = {
-      RequiredTracking.handler.withLock { handler in
-        if handler == nil { handler = report }
-      }
+      RequiredTracking.addHandler(report)
     }()
 
     @usableFromInline

@@ -31,9 +31,9 @@ public struct StateRegistrar: Sendable {
   /// tracking, the read is reported instead, as `\State.name`.
   public func access<State>(_ state: State.Type, property id: Int, name: StaticString) {
     if let scope = tracking_current_scope(), scope == tracking_required_marker() {
-      if let report = RequiredTracking.handler.withLock({ $0 }) {
+      if RequiredTracking.hasHandlers {
         let type = String(describing: State.self)
-        report(type, "\\\(type).\(name)")
+        RequiredTracking.report(type: type, property: "\\\(type).\(name)")
       }
       return
     }

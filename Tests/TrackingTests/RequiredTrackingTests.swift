@@ -1,14 +1,17 @@
 import Testing
 @testable import Tracking
 
-/// The runtime mechanism behind untracked-access diagnostics. The handler is
-/// process-wide, so these tests run one at a time and filter reports by type.
+/// The runtime mechanism behind untracked-access diagnostics. Handlers are
+/// process-wide and other suites read other types concurrently, so each test keeps
+/// only the reports about `Counter`.
 @Suite("Required-tracking regions", .serialized)
 struct RequiredTrackingTests {
   func withHandler(_ body: (EventLog) -> Void) {
     let reports = EventLog()
-    RequiredTracking.handler.withLock { $0 = { type, property in reports("\(type) \(property)") } }
-    defer { RequiredTracking.handler.withLock { $0 = nil } }
+    let id = RequiredTracking.addHandler { type, property in
+      if type.hasSuffix("Counter") { reports("\(type) \(property)") }
+    }
+    defer { RequiredTracking.removeHandler(id) }
     body(reports)
   }
 
