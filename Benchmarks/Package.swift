@@ -4,6 +4,7 @@
 // depend on package-benchmark. See README.md.
 import PackageDescription
 
+import class Foundation.ProcessInfo
 import struct Foundation.URL
 
 // The root package is a path dependency, whose identity is its folder's name: read it
@@ -30,7 +31,8 @@ let package = Package(
         "CHeapStats",
         .product(name: "Tracking", package: rootPackage),
         .product(name: "OpenCombine", package: "OpenCombine"),
-      ]
+      ],
+      swiftSettings: exclusivitySettings
     ),
     // package-benchmark suite: `swift package benchmark` (see README.md).
     .executableTarget(
@@ -49,3 +51,12 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+/// Release builds check exclusive access to class properties at run time
+/// (swift_beginAccess), which is most of the cost of a plain property read. Setting
+/// BENCHMARK_UNCHECKED_EXCLUSIVITY=1 builds the models and loops without those checks,
+/// to see the bare floor (RESULTS.md reports both). Not a default: apps keep the checks.
+var exclusivitySettings: [SwiftSetting] {
+  guard ProcessInfo.processInfo.environment["BENCHMARK_UNCHECKED_EXCLUSIVITY"] == "1" else { return [] }
+  return [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+}
