@@ -18,7 +18,12 @@ struct RequiredTrackingTests {
   @Test func untrackedReadInARequiredRegionIsReported() {
     withHandler { reports in
       let counter = Counter()
-      RequiredTracking.run { _ = counter.count }
+      // The read is deliberate. If the TrackingDiagnostics module has installed its
+      // handler in this process (its suite may run first), it reports the read as an
+      // issue too; that report is expected, hence an intermittent known issue.
+      withKnownIssue(isIntermittent: true) {
+        RequiredTracking.run { _ = counter.count }
+      }
       #expect(reports.events.count == 1)
       #expect(reports.events.first?.contains("Counter") == true)
       #expect(!isInsideTracking)
