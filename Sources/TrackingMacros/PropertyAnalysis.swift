@@ -125,3 +125,32 @@ extension DeclGroupSyntax {
     }
   }
 }
+
+extension VariableDeclSyntax {
+  /// The private backing storage `_name` for a tracked property: the original
+  /// binding (initializer, type, `willSet`/`didSet`) under the new name, marked
+  /// `@TrackingIgnored`, with the property's attributes except `droppedAttribute`
+  /// (the macro that asked for it). With `keepingModifiers`, non-access modifiers
+  /// (`nonisolated`, …) are kept too. `nil` for declarations that are not tracked.
+  func backingStorage(droppingAttribute droppedAttribute: String, keepingModifiers: Bool) -> DeclSyntax? {
+    guard isTrackingCandidate, untrackableReason == nil,
+      let name = singleIdentifier, let binding = bindings.first
+    else { return nil }
+    var storage = binding.trimmed
+    storage.pattern = PatternSyntax(IdentifierPatternSyntax(identifier: "_\(raw: name.text)"))
+    let attributeText = attributes.filter { element in
+      guard case .attribute(let attribute) = element else { return true }
+      return attribute.attributeName.trimmedDescription != droppedAttribute
+    }.trimmed.map { $0.trimmedDescription + " " }.joined()
+    let modifierText = !keepingModifiers ? "" : modifiers.filter { modifier in
+      switch modifier.name.tokenKind {
+      case .keyword(.public), .keyword(.private), .keyword(.fileprivate), .keyword(.internal),
+        .keyword(.package), .keyword(.open), .keyword(.final), .keyword(.override):
+        return false
+      default:
+        return true
+      }
+    }.map { $0.trimmedDescription + " " }.joined()
+    return "@\(raw: Names.ignoredMacro) \(raw: attributeText)private \(raw: modifierText)var \(storage)"
+  }
+}

@@ -67,18 +67,9 @@ extension TrackedStatePropertyMacro: PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    guard let variable = declaration.as(VariableDeclSyntax.self),
-      variable.isTrackingCandidate, variable.untrackableReason == nil,
-      let name = variable.singleIdentifier,
-      let binding = variable.bindings.first
+    guard let storage = declaration.as(VariableDeclSyntax.self)?
+      .backingStorage(droppingAttribute: StateNames.propertyMacro, keepingModifiers: false)
     else { return [] }
-    var storage = binding.trimmed
-    storage.pattern = PatternSyntax(IdentifierPatternSyntax(identifier: "_\(raw: name.text)"))
-    let attributes = variable.attributes.filter { element in
-      guard case .attribute(let attribute) = element else { return true }
-      return attribute.attributeName.trimmedDescription != StateNames.propertyMacro
-    }.trimmed
-    let attributeText = attributes.map { $0.trimmedDescription + " " }.joined()
-    return ["@\(raw: Names.ignoredMacro) \(raw: attributeText)private var \(storage)"]
+    return [storage]
   }
 }

@@ -83,33 +83,11 @@ extension TrackedPropertyMacro: PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    guard let variable = declaration.as(VariableDeclSyntax.self),
-      variable.isTrackingCandidate, variable.untrackableReason == nil,
-      let name = variable.singleIdentifier,
-      let binding = variable.bindings.first
+    // Keep non-access modifiers (`nonisolated`, …); the storage is private.
+    guard let storage = declaration.as(VariableDeclSyntax.self)?
+      .backingStorage(droppingAttribute: Names.trackedMacro, keepingModifiers: true)
     else { return [] }
-
-    // Keep non-access modifiers (`final`, `nonisolated`, …); the storage is private.
-    let modifiers = variable.modifiers.filter { modifier in
-      switch modifier.name.tokenKind {
-      case .keyword(.public), .keyword(.private), .keyword(.fileprivate), .keyword(.internal),
-        .keyword(.package), .keyword(.open), .keyword(.final), .keyword(.override):
-        return false
-      default:
-        return true
-      }
-    }
-    var storage = binding.trimmed
-    storage.pattern = PatternSyntax(IdentifierPatternSyntax(identifier: "_\(raw: name.text)"))
-    let attributes = variable.attributes.filter { element in
-      guard case .attribute(let attribute) = element else { return true }
-      return attribute.attributeName.trimmedDescription != Names.trackedMacro
-    }.trimmed
-    let modifierText = modifiers.map { $0.trimmedDescription + " " }.joined()
-    let attributeText = attributes.map { $0.trimmedDescription + " " }.joined()
-    return [
-      "@\(raw: Names.ignoredMacro) \(raw: attributeText)private \(raw: modifierText)var \(storage)"
-    ]
+    return [storage]
   }
 }
 
