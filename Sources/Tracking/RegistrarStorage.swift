@@ -57,6 +57,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     storage.withUnsafeMutablePointerToElements { sync in
       sync.initialize(to: tracking_registrar_sync())
       tracking_atomic_init(&sync.pointee.observedMask, 0)
+      tracking_atomic_init(&sync.pointee.appleRelay, 0)
       tracking_lock_init(&sync.pointee.lock)
     }
     return storage

@@ -88,12 +88,13 @@ public enum TrackingInterop {
   private static func relay(_ event: RelayEvent, _ storage: RegistrarStorage, _ id: Int) {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        let relay = AppleRelay.of(storage)
         let keyPath = AppleRelay.keyPath(id)
-        switch event {
-        case .access: relay.registrar.access(relay, keyPath: keyPath)
-        case .willSet: relay.registrar.willSet(relay, keyPath: keyPath)
-        case .didSet: relay.registrar.didSet(relay, keyPath: keyPath)
+        AppleRelay.of(storage)._withUnsafeGuaranteedRef { relay in
+          switch event {
+          case .access: relay.registrar.access(relay, keyPath: keyPath)
+          case .willSet: relay.registrar.willSet(relay, keyPath: keyPath)
+          case .didSet: relay.registrar.didSet(relay, keyPath: keyPath)
+          }
         }
       }
     #endif
@@ -136,22 +137,51 @@ public enum TrackingInterop {
 
     subscript(property id: Int) -> Int { id }
 
-    static func of(_ storage: RegistrarStorage) -> AppleRelay {
+    /// The relay of the object owning `storage`, made on first use. Once made it is
+    /// published in the storage's `appleRelay` word and read from there without the
+    /// lock (the storage's state keeps it alive as long as the storage lives).
+    @inline(__always)
+    static func of(_ storage: RegistrarStorage) -> Unmanaged<AppleRelay> {
+      let published = tracking_atomic_load_acquire(&storage.sync.pointee.appleRelay)
+      if let pointer = UnsafeRawPointer(bitPattern: published) {
+        return Unmanaged.fromOpaque(pointer)
+      }
+      return make(for: storage)
+    }
+
+    @inline(never)
+    private static func make(for storage: RegistrarStorage) -> Unmanaged<AppleRelay> {
       storage.withLock { state in
         let extras = state.extrasCreatingIfNeeded()
-        if let relay = extras.appleRelay as? AppleRelay { return relay }
+        if let relay = extras.appleRelay as? AppleRelay { return Unmanaged.passUnretained(relay) }
         let relay = AppleRelay()
         extras.appleRelay = relay
-        return relay
+        let unmanaged = Unmanaged.passUnretained(relay)
+        tracking_atomic_store_release(
+          &storage.sync.pointee.appleRelay, Int(bitPattern: unmanaged.toOpaque()))
+        return unmanaged
       }
     }
 
-    private static let keyPaths = Locked<[Int: KeyPath<AppleRelay, Int>]>.make([:])
+    /// Key paths of the properties the macro numbers with small identifiers, made
+    /// once (the table is immutable and key paths are immutable objects, so reads
+    /// need no lock; `nonisolated(unsafe)` only because `KeyPath` is not `Sendable`).
+    nonisolated(unsafe) private static let commonKeyPaths: [KeyPath<AppleRelay, Int>] = (0..<64).map { \AppleRelay[property: $0] }
+
+    /// Key paths of other identifiers, made on first use.
+    private static let otherKeyPaths = Locked<[Int: KeyPath<AppleRelay, Int>]>.make([:])
 
     /// Key paths are made once per identifier and reused, so that Apple's registrar
     /// sees equal keys for every read and write of one property.
+    @inline(__always)
     static func keyPath(_ id: Int) -> KeyPath<AppleRelay, Int> {
-      keyPaths.withLock { cache in
+      if id >= 0 && id < 64 { return commonKeyPaths[id] }
+      return otherKeyPath(id)
+    }
+
+    @inline(never)
+    private static func otherKeyPath(_ id: Int) -> KeyPath<AppleRelay, Int> {
+      otherKeyPaths.withLock { cache in
         if let keyPath = cache[id] { return keyPath }
         let keyPath = \AppleRelay[property: id]
         cache[id] = keyPath

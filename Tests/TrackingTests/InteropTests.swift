@@ -1,3 +1,4 @@
+import Dispatch
 import Observation
 import Testing
 import Tracking
@@ -22,6 +23,25 @@ struct InteropTests {
     #expect(log.events == ["apple saw count"])
     counter.count = 2
     #expect(log.events == ["apple saw count"])
+  }
+
+  /// The relay is made on first use and then read without the lock: threads racing to
+  /// make it must all end up registering with the same one, or some of Apple's
+  /// trackings would miss the change. (Also run under ThreadSanitizer.)
+  @Test func threadsRacingToMakeTheRelayShareOne() {
+    let wasOn = TrackingInterop.relaysToAppleObservation
+    TrackingInterop.relaysToAppleObservation = true
+    defer { TrackingInterop.relaysToAppleObservation = wasOn }
+
+    for round in 0..<200 {
+      let counter = Counter()  // fresh: no relay yet
+      let log = EventLog()
+      DispatchQueue.concurrentPerform(iterations: 4) { worker in
+        withObservationTracking { _ = counter.count } onChange: { log("\(round)-\(worker)") }
+      }
+      counter.count = 1
+      #expect(log.events.count == 4, "round \(round): \(log.events)")
+    }
   }
 
   @Test func appleTrackingDoesNotSeeOurObjectsByDefault() {

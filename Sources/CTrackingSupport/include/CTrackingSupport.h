@@ -163,11 +163,14 @@ static inline void tracking_lock_unlock(tracking_lock *_Nonnull l) {
 #endif
 }
 
-/// What a registrar keeps outside Swift's exclusivity checking: its lock and the mask
+/// What a registrar keeps outside Swift's exclusivity checking: its lock, the mask
 /// of properties that installed observers watch (read without the lock on the
-/// mutation path).
+/// mutation path), and the object relaying to Apple's registrar once there is one
+/// (an unretained pointer, published once and read without the lock on every
+/// relayed access; the registrar's state owns it).
 typedef struct {
   tracking_atomic_word observedMask;
+  tracking_atomic_word appleRelay;
   tracking_lock lock;
 } tracking_registrar_sync;
 
