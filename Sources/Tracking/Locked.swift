@@ -4,8 +4,12 @@ import CTrackingSupport
 /// (The Synchronization module's `Mutex` would do, but needs macOS 15 / iOS 18.)
 ///
 /// Copies share the same value and lock. The value and lock live in one allocation.
+///
+/// `withLock` is inlinable so that it is specialized in the modules that use it
+/// (continuous observation takes a lock or two per delivered value).
+@usableFromInline
 package struct Locked<Value>: @unchecked Sendable {
-  private let buffer: LockedBuffer<Value>
+  @usableFromInline let buffer: LockedBuffer<Value>
 
   /// Creates a lock guarding `value`.
   package init(_ value: Value) {
@@ -16,12 +20,14 @@ package struct Locked<Value>: @unchecked Sendable {
   package static func make(_ value: Value) -> Locked<Value> { Locked(value) }
 
   /// Runs `body` with exclusive access to the value.
+  @inlinable
   package func withLock<R, Failure: Error>(_ body: (inout Value) throws(Failure) -> R) throws(Failure) -> R {
     try buffer.withLock(body)
   }
 }
 
-private final class LockedBuffer<Value>: ManagedBuffer<Value, tracking_lock> {
+@usableFromInline
+final class LockedBuffer<Value>: ManagedBuffer<Value, tracking_lock> {
   static func make(_ value: Value) -> LockedBuffer<Value> {
     let buffer = LockedBuffer.create(minimumCapacity: 1) { _ in value }
     let locked = unsafeDowncast(buffer, to: LockedBuffer<Value>.self)
@@ -39,10 +45,14 @@ private final class LockedBuffer<Value>: ManagedBuffer<Value, tracking_lock> {
     }
   }
 
+  /// The lock serializes access to the header, so it is reached through a pointer
+  /// rather than `header`, whose accessors would add a run-time exclusivity check.
+  @inlinable
   func withLock<R, Failure: Error>(_ body: (inout Value) throws(Failure) -> R) throws(Failure) -> R {
-    let lock = withUnsafeMutablePointerToElements { $0 }
-    tracking_lock_lock(lock)
-    defer { tracking_lock_unlock(lock) }
-    return try body(&header)
+    try withUnsafeMutablePointers { (value, lock) throws(Failure) -> R in
+      tracking_lock_lock(lock)
+      defer { tracking_lock_unlock(lock) }
+      return try body(&value.pointee)
+    }
   }
 }
