@@ -7,19 +7,29 @@ import Tracking
 /// (`pending`), so a change that lands between two `next()` calls is never lost and a
 /// burst of changes is one wake-up. Cancelling wakes the waiter for good and cancels
 /// the installed observer, which releases its callback at once.
+@usableFromInline
 final class ChangeSignal: @unchecked Sendable {
   private struct State {
     var pending = false
     var cancelled = false
-    var waiter: UnsafeContinuation<Void, Never>?
+    var waiter: UnsafeContinuation<Bool, Never>?
     var observer: TrackingObserver?
   }
 
   private let state = Locked.make(State())
 
+  /// The handler that observers installed for this signal call: signals it, without
+  /// keeping it alive. Made once in `init`, shared by every round's observer.
+  @usableFromInline @exclusivity(unchecked) private(set) var onChange = TrackingObserver.Handler.plain {}
+
+  @usableFromInline
+  init() {
+    onChange = .plain { [weak self] in self?.signal() }
+  }
+
   /// Called from an observer, on the mutating thread.
   func signal() {
-    let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+    let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
       guard let waiter = state.waiter else {
         state.pending = true
         return nil
@@ -27,23 +37,27 @@ final class ChangeSignal: @unchecked Sendable {
       state.waiter = nil
       return waiter
     }
-    waiter?.resume()
+    waiter?.resume(returning: true)
   }
 
   /// Suspends until the next change, or returns at once if one is pending or the
-  /// signal was cancelled.
-  func wait() async {
+  /// signal was cancelled. Stays on the caller's actor.
+  ///
+  /// - Returns: `false` if the signal was cancelled (including by task cancellation).
+  @usableFromInline
+  func wait(isolation actor: isolated (any Actor)? = #isolation) async -> Bool {
     await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-        let resumeNow = state.withLock { state -> Bool in
-          if state.pending || state.cancelled {
+      await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Bool, Never>) in
+        let resumeNow = state.withLock { state -> Bool? in
+          if state.cancelled { return false }
+          if state.pending {
             state.pending = false
             return true
           }
           state.waiter = continuation
-          return false
+          return nil
         }
-        if resumeNow { continuation.resume() }
+        if let resumeNow { continuation.resume(returning: resumeNow) }
       }
     } onCancel: {
       cancel()
@@ -52,6 +66,7 @@ final class ChangeSignal: @unchecked Sendable {
 
   /// Remembers the observer for the current round, cancelling the previous one.
   /// If the signal was already cancelled, the new observer is cancelled too.
+  @usableFromInline
   func replaceObserver(_ observer: TrackingObserver?) {
     let (previous, cancelled) = state.withLock { state in
       defer { state.observer = observer }
@@ -64,6 +79,7 @@ final class ChangeSignal: @unchecked Sendable {
   var isCancelled: Bool { state.withLock { $0.cancelled } }
 
   /// Ends the signal: wakes a waiter and cancels the installed observer.
+  @usableFromInline
   func cancel() {
     let (waiter, observer) = state.withLock { state in
       state.cancelled = true
@@ -74,7 +90,7 @@ final class ChangeSignal: @unchecked Sendable {
       return (state.waiter, state.observer)
     }
     observer?.cancel()
-    waiter?.resume()
+    waiter?.resume(returning: false)
   }
 
   deinit {

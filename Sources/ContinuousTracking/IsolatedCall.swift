@@ -7,12 +7,13 @@ import Tracking
 /// that opened the scope; an `await` could move it elsewhere. The language has no
 /// spelling for "call this isolated closure synchronously, I am on its actor", so
 /// this reinterprets the closure as a plain one, which has the same representation,
-/// after checking that the caller really is on the closure's actor.
-@inline(__always)
+/// after checking that the caller really is on the closure's actor (`checked`; callers
+/// that hold the actor as an `isolated` parameter and compared it pass `false`).
+@inlinable @inline(__always)
 func callOnItsActor<T, Failure: Error>(
-  _ body: @escaping @isolated(any) @Sendable () throws(Failure) -> T
+  _ body: @escaping @isolated(any) @Sendable () throws(Failure) -> T, checked: Bool = true
 ) throws(Failure) -> T {
-  body.isolation?.preconditionIsolated("a tracked closure was called away from its actor")
+  if checked { body.isolation?.preconditionIsolated("a tracked closure was called away from its actor") }
   typealias Plain = @Sendable () throws(Failure) -> T
   let plain = unsafeBitCast(body, to: Plain.self)
   return try plain()

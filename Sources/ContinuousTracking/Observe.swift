@@ -78,14 +78,16 @@ final class ObservationRuns: @unchecked Sendable {
 final class SynchronousObservation: @unchecked Sendable {
   private let body: @Sendable () -> Void
   private let runs = ObservationRuns()
+  /// What each run's observer calls: the next run. Made once, in `init`.
+  @exclusivity(unchecked) private var rerun = TrackingObserver.Handler.plain {}
 
   init(_ body: @escaping @Sendable () -> Void) {
     self.body = body
+    rerun = .plain { [weak self] in self?.run() }
   }
 
   func run() {
     guard !runs.isStopped else { return }
-    let rerun = TrackingObserver.Handler.plain { [weak self] in self?.run() }
     let (_, observer) = track(body, kind: .didSetOnce) { (nil, rerun) }
     runs.installed(observer)
   }
@@ -97,14 +99,17 @@ final class CoalescedObservation: @unchecked Sendable {
   private let body: @isolated(any) @Sendable () -> Void
   private let runs = ObservationRuns()
 
+  /// What each run's observer calls: schedules the next run. Made once, in `init`.
+  @exclusivity(unchecked) private var schedule = TrackingObserver.Handler.plain {}
+
   init(_ body: @escaping @isolated(any) @Sendable () -> Void) {
     self.body = body
+    schedule = .plain { [weak self] in self?.scheduleRun() }
   }
 
   /// Runs the body tracked; must be called on the body's actor.
   func run(isolation: isolated (any Actor)?) {
     guard !runs.isStopped else { return }
-    let schedule = TrackingObserver.Handler.plain { [weak self] in self?.scheduleRun() }
     let (_, observer) = trackIsolated(
       isolation: isolation, body, kind: .willSetOnce, willSet: schedule, didSet: nil)
     runs.installed(observer)

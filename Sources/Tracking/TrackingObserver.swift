@@ -12,8 +12,10 @@ import CTrackingSupport
 ///
 /// The state word sits in the tail allocation of this `ManagedBuffer`, so an observer
 /// costs one allocation.
+@usableFromInline
 package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, tracking_atomic_word> {
   /// When an observer runs, and whether it stays installed afterwards.
+  @usableFromInline
   package enum Kind: UInt8, Sendable {
     /// Runs once, in the first `willSet` of a tracked property (Apple's `onChange`).
     case willSetOnce
@@ -25,6 +27,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   }
 
   /// A callback either ignores what changed (Apple's shape) or receives it.
+  @usableFromInline
   package enum Handler: Sendable {
     case plain(@Sendable () -> Void)
     case change(@Sendable (TrackedChange) -> Void)
@@ -42,6 +45,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     }
   }
 
+  @usableFromInline
   package struct Callbacks {
     let kind: Kind
     var willSet: Handler?

@@ -95,6 +95,7 @@ public var isInsideTracking: Bool { AccessList.isTracking }
 
 /// The shared implementation: collect the reads of `apply`, then install one observer
 /// on every registrar that was read. Continuous observation builds on this.
+@usableFromInline
 package func track<T, Failure: Error>(
   _ apply: () throws(Failure) -> T,
   kind: TrackingObserver.Kind,
