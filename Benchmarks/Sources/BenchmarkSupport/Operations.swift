@@ -478,18 +478,6 @@ extension Operation {
         .combine: { n in Double(graphCombine(n, nil)) / Double(n) },
       ]))
 
-  // MARK: HOOK(continuous observation): rows to add when ContinuousTracking is benchmarked.
-  //
-  // Not implemented on purpose: these measure continuous-observation entry points,
-  // which this suite does not exercise yet. When adding them, follow the shapes above
-  // (setup before `watch.start()`, one `fires` bump per delivered value) and append
-  // them to `continuousHooks`:
-  // - "continuous.sequence": throughput of a transactional sequence of a tracked
-  //   value (values delivered per second while one writer mutates 1 property);
-  //   Apple's equivalent is `Observations` (not on this toolchain's Linux build).
-  // - "continuous.callback-rerun": cost of one re-run of a continuous callback after a
-  //   change (track, fire, re-track in a loop), compared with `cycle.1`.
-  static let continuousHooks: [Operation] = []
 
   /// Every row, in table order.
   public static let all: [Operation] =
@@ -501,5 +489,5 @@ extension Operation {
     + [
       bytesPerObject, bytesPerObjectUsed, pendingScopesBytes, pendingScopesTime,
       graphFrame, graphEvaluations,
-    ] + continuousHooks
+    ] + continuous
 }
