@@ -82,7 +82,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   }
 
   /// The observed-mask bits of a set of properties.
-  static func mask(of properties: PropertySet) -> Int {
+  static func mask(of properties: borrowing PropertySet) -> Int {
     let low = UInt64(Int.bitWidth - 1)
     var mask = Int(truncatingIfNeeded: properties.bits & ((1 &<< low) &- 1))
     if properties.bits >> low != 0 || !(properties.spilled?.isEmpty ?? true) { mask |= Int.min }
@@ -180,18 +180,21 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
 
   /// One pass over the entries, in order: drops finished observers and those `decide`
   /// removes, keeps the rest in place, and recomputes the observed mask from them.
-  /// Entries are moved, not copied, so the pass retains nothing.
+  /// Entries are borrowed through the buffer and moved, never copied, so scanning an
+  /// entry retains nothing (copying one would retain its observer and release it).
   @inline(__always)
-  private static func compact(_ state: inout State, _ decide: (Entry) -> Verdict) {
+  private static func compact(_ state: inout State, _ decide: (borrowing Entry) -> Verdict) {
     var mask = 0
     var kept = 0
     let count = state.entries.count
-    for index in 0..<count {
-      let keep = state.entries[index].observer.isPending && decide(state.entries[index]) == .keep
-      guard keep else { continue }
-      mask |= Self.mask(of: state.entries[index].properties)
-      if kept != index { state.entries.swapAt(kept, index) }
-      kept += 1
+    state.entries.withUnsafeMutableBufferPointer { entries in
+      for index in 0..<count {
+        let keep = entries[index].observer.isPending && decide(entries[index]) == .keep
+        guard keep else { continue }
+        mask |= Self.mask(of: entries[index].properties)
+        if kept != index { entries.swapAt(kept, index) }
+        kept += 1
+      }
     }
     // Usually one entry goes; `removeLast()` avoids the generic range removal.
     for _ in kept..<count { state.entries.removeLast() }
