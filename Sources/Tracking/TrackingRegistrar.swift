@@ -39,7 +39,21 @@ public struct TrackingRegistrar: @unchecked Sendable {
   public func access<Subject: Trackable, Member>(
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
-    if let scope = tracking_current_scope() {
+    // One branch on the common path: no scope on this thread and no interop.
+    let scope = tracking_current_scope()
+    if _slowPath(UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0) {
+      recordAccess(subject, property: id, keyPath: keyPath, scope: scope)
+    }
+  }
+
+  /// The part of ``access(_:property:keyPath:)`` that runs inside a tracking scope or
+  /// with interop on; kept out of line so that the read itself stays small.
+  @inlinable @inline(never)
+  func recordAccess<Subject: Trackable, Member>(
+    _ subject: Subject, property id: Int, keyPath: () -> KeyPath<Subject, Member>,
+    scope: UnsafeMutableRawPointer?
+  ) {
+    if let scope {
       if _fastPath(scope != RequiredTracking.marker) {
         AccessList.record(into: scope, storage, id)
       } else {
