@@ -43,7 +43,11 @@ let benchmarks: @Sendable () -> Void = {
     case .value(let unit, let workloads):
       for flavor in Flavor.allCases {
         guard let workload = workloads[flavor] else { continue }
-        let metric = BenchmarkMetric.custom("\(unit) per item", polarity: .prefersSmaller, useScalingFactor: false)
+        // Rates ("values/s") are better when larger; sizes and counts when smaller.
+        let rate = unit.hasSuffix("/s")
+        let metric = BenchmarkMetric.custom(
+          unit.contains("/") ? unit : "\(unit) per item", polarity: rate ? .prefersLarger : .prefersSmaller,
+          useScalingFactor: false)
         Benchmark(
           "\(operation.name) [\(flavor.rawValue)]",
           configuration: .init(

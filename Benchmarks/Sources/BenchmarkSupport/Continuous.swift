@@ -259,7 +259,7 @@ extension Operation {
     "transactional sequence: values delivered per write in the row above (1 = no write was coalesced)",
     iterations: 20_000, quick: 10,
     .value(
-      unit: "",
+      unit: "values/write",
       [
         .plain: { n in sequenceThroughput(.plain, n, rounds: 1).perWrite },
         .apple: { n in sequenceThroughput(.apple, n, rounds: 1).perWrite },
