@@ -14,9 +14,9 @@ import CTrackingSupport
 /// mutation of a property nobody watches reads that word and returns, without the
 /// lock. A mutation of a watched property takes the lock and matches entries with
 /// one AND each, no hashing. Observers that have finished elsewhere (fired through
-/// another object, or cancelled) are swept out whenever this registrar fires, and
-/// before an install once the array has doubled since the last sweep, so memory stays
-/// proportional to the pending observers.
+/// another object, or cancelled) are swept out when a property they watch changes,
+/// and before an install once the array has doubled since the last sweep, so memory
+/// stays proportional to the pending observers.
 @usableFromInline
 final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_registrar_sync> {
   @usableFromInline
@@ -124,7 +124,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let entry = Entry(observer: observer, kind: observer.kind, properties: properties)
     withLock { state in
       if state.entries.count >= state.sweepThreshold {
-        Self.compact(&state) { _ in .keep }
+        Self.compact(&state, changing: nil) { _ in .keep }
         state.sweepThreshold = Swift.max(8, state.entries.count * 2)
       }
       state.entries.append(entry)
@@ -145,8 +145,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   func willSet(_ id: Int, change: () -> TrackedChange) {
     var due = DueObservers()
     withLock { state in
-      Self.compact(&state) { entry in
-        guard entry.properties.contains(id) else { return .keep }
+      Self.compact(&state, changing: id) { entry in
         switch entry.kind {
         case .willSetOnce:
           due.append(entry.observer)
@@ -167,8 +166,8 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   func didSet(_ id: Int, change: () -> TrackedChange) {
     var due = DueObservers()
     withLock { state in
-      Self.compact(&state) { entry in
-        guard entry.properties.contains(id), entry.kind != .willSetOnce else { return .keep }
+      Self.compact(&state, changing: id) { entry in
+        guard entry.kind != .willSetOnce else { return .keep }
         due.append(entry.observer)
         return .remove
       }
@@ -178,18 +177,32 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
 
   enum Verdict { case keep, remove }
 
-  /// One pass over the entries, in order: drops finished observers and those `decide`
-  /// removes, keeps the rest in place, and recomputes the observed mask from them.
+  /// One pass over the entries, in order, that keeps the rest in place and recomputes
+  /// the observed mask from what it keeps.
+  ///
+  /// - With `changing: id`, entries that do not watch `id` are kept untouched: their
+  ///   observers are not even looked at, so a write pays one bit test per unrelated
+  ///   entry. Entries that watch `id` are dropped if their observer has finished
+  ///   elsewhere, else `decide` says whether they stay.
+  /// - With `changing: nil` (the install sweep), every finished observer is dropped.
+  ///
   /// Entries are borrowed through the buffer and moved, never copied, so scanning an
   /// entry retains nothing (copying one would retain its observer and release it).
   @inline(__always)
-  private static func compact(_ state: inout State, _ decide: (borrowing Entry) -> Verdict) {
+  private static func compact(
+    _ state: inout State, changing id: Int?, _ decide: (borrowing Entry) -> Verdict
+  ) {
     var mask = 0
     var kept = 0
     let count = state.entries.count
     state.entries.withUnsafeMutableBufferPointer { entries in
       for index in 0..<count {
-        let keep = entries[index].observer.isPending && decide(entries[index]) == .keep
+        let keep: Bool
+        if let id, !entries[index].properties.contains(id) {
+          keep = true
+        } else {
+          keep = entries[index].observer.isPending && decide(entries[index]) == .keep
+        }
         guard keep else { continue }
         mask |= Self.mask(of: entries[index].properties)
         if kept != index { entries.swapAt(kept, index) }
