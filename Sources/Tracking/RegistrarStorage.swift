@@ -145,6 +145,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   func willSet(_ id: Int, change: () -> TrackedChange) {
     var due = DueObservers()
     withLock { state in
+      due.expect(atMost: state.entries.count)
       Self.compact(&state, changing: id) { entry in
         switch entry.kind {
         case .willSetOnce:
@@ -166,6 +167,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   func didSet(_ id: Int, change: () -> TrackedChange) {
     var due = DueObservers()
     withLock { state in
+      due.expect(atMost: state.entries.count)
       Self.compact(&state, changing: id) { entry in
         guard entry.kind != .willSetOnce else { return .keep }
         due.append(entry.observer)
@@ -239,14 +241,25 @@ extension RegistrarStorage.State {
 }
 
 /// The observers a mutation must notify, collected under the lock and run after it.
-/// Holds the common single observer inline so that firing one tracking allocates nothing.
+/// Holds the common single observer inline so that firing one tracking allocates
+/// nothing; beyond one, the rest go to an array sized once for the worst case (every
+/// entry of the registrar), so firing many costs one allocation, not one per doubling.
 struct DueObservers {
   private var first: TrackingObserver?
   private var others: [TrackingObserver] = []
+  private var capacity = 0
 
   mutating func append(_ observer: TrackingObserver) {
-    if first == nil { first = observer } else { others.append(observer) }
+    if first == nil {
+      first = observer
+      return
+    }
+    if others.isEmpty { others.reserveCapacity(Swift.max(capacity - 1, 1)) }
+    others.append(observer)
   }
+
+  /// Tells how many observers at most will be appended (the entries being scanned).
+  mutating func expect(atMost count: Int) { capacity = count }
 
   func forEach(_ body: (TrackingObserver) -> Void) {
     guard let first else { return }
