@@ -19,7 +19,7 @@ import Tracking
 }
 
 /// The same pattern on the main actor.
-@MainActor @Trackable final class MainActorCart {
+@UIActor @Trackable final class ActorCart {
   var prices: [Int] = []
   @TrackingIgnored lazy var total = Derived { [unowned self] in prices.reduce(0, +) }
 }
@@ -355,8 +355,8 @@ struct DerivedTests {
     #expect(weakCart == nil)
   }
 
-  @Test @MainActor func lazyDerivedPropertyOnTheMainActor() {
-    let cart = MainActorCart()
+  @Test @UIActor func lazyDerivedPropertyOnAGlobalActor() {
+    let cart = ActorCart()
     #expect(cart.total.value == 0)
     cart.prices = [1, 2]
     #expect(cart.total.value == 3)

@@ -66,7 +66,7 @@ struct ObserveTests {
     token.cancel()
   }
 
-  @Test @MainActor func coalescedDeliveryRunsOncePerBurstOnTheActor() async {
+  @Test @UIActor func coalescedDeliveryRunsOncePerBurstOnTheActor() async {
     let image = ImageAdjustments()
     let (runs, run) = AsyncStream<Double>.makeStream()
     let token = observeCoalesced {
@@ -90,7 +90,7 @@ struct ObserveTests {
 
 @Suite("Per-property value streams")
 struct ValueStreamTests {
-  @Test @MainActor func valuesOfAKeyPath() async {
+  @Test @UIActor func valuesOfAKeyPath() async {
     let image = ImageAdjustments()
     var values = image.values(of: \.saturation).makeAsyncIterator()
     #expect(await values.next() == 0)

@@ -7,7 +7,7 @@ import ContinuousTracking
 /// `TrackedValues` are ordinary `AsyncSequence`s: they compose with
 /// swift-async-algorithms. Time-based operators run on a `TestClock`, advanced by hand.
 @Suite("Operators from swift-async-algorithms")
-@MainActor
+@UIActor
 struct OperatorTests {
   @Test func removeDuplicatesDropsTransactionsThatEndWhereTheyStarted() async {
     let image = ImageAdjustments()
@@ -16,7 +16,7 @@ struct OperatorTests {
     image.brightness = 1
     image.brightness = 0  // one transaction, back to 0: a duplicate value
     let (acks, ack) = AsyncStream<Void>.makeStream()
-    Task { @MainActor in
+    Task { @UIActor in
       var acker = acks.makeAsyncIterator()
       await acker.next()
       image.brightness = 2
@@ -51,7 +51,7 @@ struct OperatorTests {
     let image = ImageAdjustments()
     let received = Received<Double>()
     let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-    let consumer = Task { @MainActor in
+    let consumer = Task { @UIActor in
       for await value in image.values(of: \.brightness).debounce(for: .seconds(1), clock: clock) {
         received.append(value)
         arrived.yield()
@@ -78,7 +78,7 @@ struct OperatorTests {
     let image = ImageAdjustments()
     let received = Received<Double>()
     let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-    let consumer = Task { @MainActor in
+    let consumer = Task { @UIActor in
       let throttled = image.values(of: \.brightness)._throttle(for: .seconds(1), clock: clock, latest: true)
       for await value in throttled {
         received.append(value)

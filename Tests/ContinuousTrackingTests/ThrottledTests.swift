@@ -5,7 +5,7 @@ import ContinuousTracking
 
 /// The trailing-edge throttle, driven by a `TestClock`.
 @Suite("throttled(for:clock:)")
-@MainActor
+@UIActor
 struct ThrottledTests {
   @Test func firstValuePassesAtOnceThenTheLatestArrivesAtTheEndOfTheInterval() async {
     let clock = TestClock()
@@ -14,7 +14,7 @@ struct ThrottledTests {
     #expect(await values.next() == 0)
 
     let (acks, ack) = AsyncStream<Void>.makeStream()
-    let producer = Task { @MainActor in
+    let producer = Task { @UIActor in
       var acked = acks.makeAsyncIterator()
       image.brightness = 0.1  // inside the interval: held
       await acked.next()

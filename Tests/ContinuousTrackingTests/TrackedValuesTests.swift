@@ -4,7 +4,7 @@ import Tracking
 @testable import ContinuousTracking
 
 @Suite("TrackedValues: transactional values (SE-0475)")
-@MainActor
+@UIActor
 struct TrackedValuesTests {
   @Test func initialValueFirstThenOneValuePerSynchronousBurst() async {
     let image = ImageAdjustments()
@@ -87,7 +87,7 @@ struct TrackedValuesTests {
   @Test func cancellationEndsIteration() async {
     let image = ImageAdjustments()
     let started = AsyncStream<Void>.makeStream()
-    let task = Task { @MainActor in
+    let task = Task { @UIActor in
       var count = 0
       for await _ in TrackedValues({ image.brightness }) {
         count += 1
@@ -115,7 +115,7 @@ struct TrackedValuesTests {
   @Test func closureRunsOnTheActorItWasCreatedOn() async {
     let image = ImageAdjustments()
     let sequence = TrackedValues { image.brightness }
-    #expect(sequence.producer.isolation === MainActor.shared)
+    #expect(sequence.producer.isolation === UIActor.shared)
     let fromElsewhere = await Task.detached {
       var values = sequence.makeAsyncIterator()
       return await values.next()
@@ -128,7 +128,7 @@ struct TrackedValuesTests {
 /// producer mutates in bursts and waits for the consumer to acknowledge each value, so
 /// the run is deterministic; the received values must be equal.
 @Suite("Differential: Apple's Observations vs TrackedValues")
-@MainActor
+@UIActor
 struct ObservationsDifferentialTests {
   static let bursts: [[Double]] = [[1], [2, 3], [4, 5, 6], [7], [8, 9]]
   /// One value per burst, the burst's last, after the initial value.
@@ -166,10 +166,10 @@ struct ObservationsDifferentialTests {
   }
 
   static func run<S: AsyncSequence & Sendable>(
-    _ sequence: S, mutate: @escaping @MainActor (Double) -> Void
+    _ sequence: S, mutate: @escaping @UIActor (Double) -> Void
   ) async -> [Double] where S.Element == Double, S.Failure == Never {
     let (acks, ack) = AsyncStream<Void>.makeStream()
-    let consumer = Task { @MainActor in
+    let consumer = Task { @UIActor in
       var received: [Double] = []
       for await value in sequence {
         received.append(value)

@@ -6,7 +6,7 @@ import TrackingTesting
 /// Advances a test clock in steps until `task` finishes, so that the test does not
 /// depend on when the helper's sleep registers with the clock. No real time passes;
 /// a task still running after 100 virtual seconds is cancelled.
-@MainActor
+@UIActor
 private func advance<T: Sendable>(
   _ clock: TestClock<Duration>, until task: Task<T, any Error>, step: Duration = .milliseconds(250)
 ) async -> Result<T, any Error> {
@@ -24,7 +24,7 @@ private func advance<T: Sendable>(
 }
 
 @Suite("TrackingTesting: test helpers")
-@MainActor
+@UIActor
 struct TrackingTestingTests {
   // MARK: nextChange
 
