@@ -9,13 +9,13 @@ import CTrackingSupport
 /// recording allocates nothing.
 @usableFromInline
 struct AccessList {
-  private var firstStorage: RegistrarStorage?
-  private var firstProperties = PropertySet()
-  private var others: [(storage: RegistrarStorage, properties: PropertySet)] = []
+  @usableFromInline var firstStorage: RegistrarStorage?
+  @usableFromInline var firstProperties = PropertySet()
+  @usableFromInline var others: [(storage: RegistrarStorage, properties: PropertySet)] = []
 
   @usableFromInline init() {}
 
-  var isEmpty: Bool { firstStorage == nil }
+  @inlinable var isEmpty: Bool { firstStorage == nil }
 
   mutating func record(_ storage: RegistrarStorage, _ id: Int) {
     if firstStorage === storage {
@@ -45,6 +45,7 @@ struct AccessList {
 
   /// Adds an inner scope's reads to this one: an outer scope tracks what its nested
   /// scopes read, as Apple's does.
+  @usableFromInline
   mutating func merge(_ other: AccessList) {
     other.forEach { record($0, $1) }
   }
@@ -56,6 +57,7 @@ struct AccessList {
   }
 
   /// Installs `observer` on every registrar this scope read.
+  @usableFromInline
   func install(_ observer: TrackingObserver) {
     forEach { storage, properties in storage.install(observer, properties: properties) }
   }
@@ -72,6 +74,7 @@ struct AccessList {
 
   /// Runs `body` with a fresh scope as the thread's current one and returns what it
   /// read. On the way out the reads are also merged into the enclosing scope, if any.
+  @inlinable
   static func collect<T, Failure: Error>(
     _ body: () throws(Failure) -> T
   ) throws(Failure) -> (T, AccessList) {

@@ -145,14 +145,14 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   func willSet(_ id: Int, change: () -> TrackedChange) {
     var due = DueObservers()
     withLock { state in
-      due.expect(atMost: state.entries.count)
+      let scanned = state.entries.count
       Self.compact(&state, changing: id) { entry in
         switch entry.kind {
         case .willSetOnce:
-          due.append(entry.observer)
+          due.append(entry.observer, scanned: scanned)
           return .remove
         case .willSetThenDidSet:
-          due.append(entry.observer)
+          due.append(entry.observer, scanned: scanned)
           return .keep
         case .didSetOnce:
           return .keep
@@ -167,10 +167,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   func didSet(_ id: Int, change: () -> TrackedChange) {
     var due = DueObservers()
     withLock { state in
-      due.expect(atMost: state.entries.count)
+      let scanned = state.entries.count
       Self.compact(&state, changing: id) { entry in
         guard entry.kind != .willSetOnce else { return .keep }
-        due.append(entry.observer)
+        due.append(entry.observer, scanned: scanned)
         return .remove
       }
     }
@@ -247,19 +247,18 @@ extension RegistrarStorage.State {
 struct DueObservers {
   private var first: TrackingObserver?
   private var others: [TrackingObserver] = []
-  private var capacity = 0
 
-  mutating func append(_ observer: TrackingObserver) {
+  /// Adds an observer. `scanned` is the number of entries being scanned, the most
+  /// that can be appended; the spill array is sized for it on first use.
+  @inline(__always)
+  mutating func append(_ observer: TrackingObserver, scanned: Int) {
     if first == nil {
       first = observer
       return
     }
-    if others.isEmpty { others.reserveCapacity(Swift.max(capacity - 1, 1)) }
+    if others.isEmpty { others.reserveCapacity(Swift.max(scanned - 1, 1)) }
     others.append(observer)
   }
-
-  /// Tells how many observers at most will be appended (the entries being scanned).
-  mutating func expect(atMost count: Int) { capacity = count }
 
   func forEach(_ body: (TrackingObserver) -> Void) {
     guard let first else { return }

@@ -102,6 +102,7 @@ public enum TrackingInterop {
 
   // MARK: Apple objects inside our scopes
 
+  @usableFromInline
   static func trackIncludingApple<T, Failure: Error>(
     _ apply: () throws(Failure) -> T,
     kind: TrackingObserver.Kind,

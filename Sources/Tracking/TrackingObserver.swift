@@ -55,6 +55,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   private static let pending = 0
   private static let finished = 1
 
+  @usableFromInline
   package static func make(kind: Kind, willSet: Handler?, didSet: Handler?) -> TrackingObserver {
     let buffer = TrackingObserver.create(minimumCapacity: 1) { _ in
       Callbacks(kind: kind, willSet: willSet, didSet: didSet)

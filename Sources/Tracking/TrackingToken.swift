@@ -5,6 +5,7 @@
 public struct TrackingToken: @unchecked Sendable, Hashable {
   let observer: TrackingObserver?
 
+  @usableFromInline
   init(_ observer: TrackingObserver?) {
     self.observer = observer
   }
