@@ -133,7 +133,7 @@ final class Counter: @unchecked Sendable {
 
 /// Best of `rounds` runs of a non-handshake sequence benchmark, as values per second
 /// and values per write.
-func sequenceThroughput(_ flavor: Flavor, _ n: Int, rounds: Int = 3) -> (perSecond: Double, perWrite: Double) {
+func sequenceThroughput(_ flavor: Flavor, _ n: Int, rounds: Int = 7) -> (perSecond: Double, perWrite: Double) {
   var best = (perSecond: 0.0, perWrite: 0.0)
   for _ in 0..<rounds {
     let clock = ContinuousClock()
