@@ -231,28 +231,28 @@ func callbackLoop<M>(
   consume(subscription)
 }
 
+/// One workload for each flavour of the sequence rows: the hand-over floor, Apple's
+/// `Observations`, ours.
+func perSequenceFlavor<W>(_ make: (Flavor) -> W) -> [Flavor: W] {
+  Dictionary(uniqueKeysWithValues: [Flavor.plain, .apple, .ours].map { ($0, make($0)) })
+}
+
 extension Operation {
   static let sequenceRoundTrip = Operation(
     "sequence.round-trip",
     "transactional sequence: write 1 property, producer suspends until the consumer has the value (TrackedValues / Observations)",
     iterations: 20_000, quick: 10,
-    .time([
-      .plain: { n, w in sequenceWorkload(.plain, n, w, handshake: true) },
-      .apple: { n, w in sequenceWorkload(.apple, n, w, handshake: true) },
-      .ours: { n, w in sequenceWorkload(.ours, n, w, handshake: true) },
-    ]))
+    .time(
+      perSequenceFlavor { flavor -> TimedWorkload in
+        { n, w in sequenceWorkload(flavor, n, w, handshake: true) }
+      }))
 
   static let sequenceThroughputRow = Operation(
     "sequence.values-per-second",
     "transactional sequence: values delivered per second while the producer writes and yields (Task.yield) between writes (higher is better)",
     iterations: 20_000, quick: 10,
     .value(
-      unit: "values/s",
-      [
-        .plain: { n in sequenceThroughput(.plain, n).perSecond },
-        .apple: { n in sequenceThroughput(.apple, n).perSecond },
-        .ours: { n in sequenceThroughput(.ours, n).perSecond },
-      ]))
+      unit: "values/s", perSequenceFlavor { flavor -> ValueWorkload in { n in sequenceThroughput(flavor, n).perSecond } }))
 
   static let sequenceCoalescing = Operation(
     "sequence.values-per-write",
@@ -260,11 +260,7 @@ extension Operation {
     iterations: 20_000, quick: 10,
     .value(
       unit: "values/write",
-      [
-        .plain: { n in sequenceThroughput(.plain, n, rounds: 1).perWrite },
-        .apple: { n in sequenceThroughput(.apple, n, rounds: 1).perWrite },
-        .ours: { n in sequenceThroughput(.ours, n, rounds: 1).perWrite },
-      ]))
+      perSequenceFlavor { flavor -> ValueWorkload in { n in sequenceThroughput(flavor, n, rounds: 1).perWrite } }))
 
   static let callbackRerun = Operation(
     "callback.rerun",
