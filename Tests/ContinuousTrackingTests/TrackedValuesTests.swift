@@ -122,6 +122,29 @@ struct TrackedValuesTests {
     }.value
     #expect(fromElsewhere == 0)
   }
+
+  /// Iterating on another executor than the closure's actor: each evaluation hops to
+  /// the actor, and the wait between values runs where the iterator is.
+  @Test func iteratingAwayFromTheClosuresActorFollowsChanges() async {
+    let image = ImageAdjustments()
+    let sequence = TrackedValues { image.brightness }
+    let (received, deliver) = AsyncStream<Double>.makeStream()
+    let consumer = Task.detached {
+      var values = sequence.makeAsyncIterator()
+      while let value = await values.next() {
+        deliver.yield(value)
+        if value == 2 { break }
+      }
+    }
+    // Each value is evaluated, and its tracking installed, before it is handed over.
+    var seen = received.makeAsyncIterator()
+    #expect(await seen.next() == 0)
+    image.brightness = 1
+    #expect(await seen.next() == 1)
+    image.brightness = 2
+    #expect(await seen.next() == 2)
+    await consumer.value
+  }
 }
 
 /// The same scripted producer against Apple's `Observations` and `TrackedValues`: the
