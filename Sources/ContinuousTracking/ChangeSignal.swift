@@ -76,8 +76,6 @@ final class ChangeSignal: @unchecked Sendable {
     if cancelled { observer?.cancel() }
   }
 
-  var isCancelled: Bool { state.withLock { $0.cancelled } }
-
   /// Ends the signal: wakes a waiter and cancels the installed observer.
   @usableFromInline
   func cancel() {
