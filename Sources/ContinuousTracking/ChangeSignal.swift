@@ -12,8 +12,13 @@ final class ChangeSignal: @unchecked Sendable {
   private struct State {
     var pending = false
     var cancelled = false
+    /// A round is reading: changes now are the round's own writes (ignored, as
+    /// Apple's tracking ignores writes made inside `apply`).
+    var evaluating = false
     var waiter: UnsafeContinuation<Bool, Never>?
     var observer: TrackingObserver?
+    /// What the installed observer watches (for ``watch(_:)``).
+    var reads: AccessList?
   }
 
   private let state = Locked.make(State())
@@ -30,6 +35,7 @@ final class ChangeSignal: @unchecked Sendable {
   /// Called from an observer, on the mutating thread.
   func signal() {
     let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
+      guard !state.evaluating else { return nil }
       guard let waiter = state.waiter else {
         state.pending = true
         return nil
@@ -64,6 +70,46 @@ final class ChangeSignal: @unchecked Sendable {
     }
   }
 
+  /// Starts a round: forgets changes signalled so far (the rest of the burst that
+  /// woke this round is visible to its read, so it must not wake the next round too)
+  /// and ignores changes until ``watch(_:)`` ends the round (the round's own writes).
+  @usableFromInline
+  func beginRound() {
+    state.withLock { state in
+      state.pending = false
+      state.evaluating = true
+    }
+  }
+
+  /// Ends a round: makes sure a repeating observer watches exactly `reads`. Keeps the installed one
+  /// when the round read the same properties of the same objects as the previous
+  /// round (the usual case, which then costs no allocation and no install), else
+  /// installs a new one and cancels the previous one.
+  @usableFromInline
+  func watch(_ reads: AccessList) {
+    let unchanged = state.withLock { state -> Bool in
+      state.evaluating = false
+      guard let observer = state.observer, observer.isPending, let previous = state.reads else { return false }
+      return previous.readsTheSame(as: reads)
+    }
+    if unchanged { return }
+    var observer: TrackingObserver?
+    if !reads.isEmpty {
+      let new = TrackingObserver.make(kind: .willSetRepeating, willSet: onChange, didSet: nil)
+      reads.install(new)
+      observer = new
+    }
+    let (previous, cancelled) = state.withLock { state in
+      defer {
+        state.observer = observer
+        state.reads = reads
+      }
+      return (state.observer, state.cancelled)
+    }
+    previous?.cancel()
+    if cancelled { observer?.cancel() }
+  }
+
   /// Remembers the observer for the current round, cancelling the previous one.
   /// If the signal was already cancelled, the new observer is cancelled too.
   @usableFromInline
@@ -84,6 +130,7 @@ final class ChangeSignal: @unchecked Sendable {
       defer {
         state.waiter = nil
         state.observer = nil
+        state.reads = nil
       }
       return (state.waiter, state.observer)
     }

@@ -133,24 +133,43 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
       try evaluateHere(producer, signal)
     }
 
-    /// Runs the producer inside a tracking scope; the installed observer signals at the
-    /// first `willSet` of anything it read. The caller is on the producer's actor.
+    /// Runs the producer inside a tracking scope and makes sure an observer signals at
+    /// the next `willSet` of anything it read. The caller is on the producer's actor.
+    ///
+    /// The observer repeats, and is kept from round to round while the closure reads
+    /// the same properties (see `ChangeSignal.watch`): a value then costs no
+    /// allocation and no install. Pending changes are cleared just before the read, so
+    /// the rest of a burst does not cause a second value, and changes during the round
+    /// are ignored, so the closure's own writes do not cause one either (as with
+    /// Apple's tracking, which installs after `apply`).
     @inlinable
     static func evaluateHere(_ producer: Producer, _ signal: ChangeSignal) throws(Failure) -> Iteration {
-      let iteration: Iteration
-      let observer: TrackingObserver?
-      switch producer {
-      case .element(let body):
-        let element: Element
-        (element, observer) = try track(
-          { () throws(Failure) -> Element in try callOnItsActor(body, checked: false) },
-          kind: .willSetOnce, handlers: { (signal.onChange, nil) })
-        iteration = .next(element)
-      case .iteration(let body):
-        (iteration, observer) = try track(
-          { () throws(Failure) -> Iteration in try callOnItsActor(body, checked: false) },
-          kind: .willSetOnce, handlers: { (signal.onChange, nil) })
+      if _slowPath(TrackingInterop.observesAppleObservables) {
+        return try evaluateOnce(producer, signal)
       }
+      signal.beginRound()
+      let (iteration, reads) = try AccessList.collect { () throws(Failure) -> Iteration in
+        switch producer {
+        case .element(let body): return .next(try callOnItsActor(body, checked: false))
+        case .iteration(let body): return try callOnItsActor(body, checked: false)
+        }
+      }
+      signal.watch(reads)
+      return iteration
+    }
+
+    /// With Apple's objects observed too (interop), whose tracking is one-shot: one
+    /// observer per round, installed by `track`.
+    @usableFromInline
+    static func evaluateOnce(_ producer: Producer, _ signal: ChangeSignal) throws(Failure) -> Iteration {
+      let (iteration, observer) = try track(
+        { () throws(Failure) -> Iteration in
+          switch producer {
+          case .element(let body): return .next(try callOnItsActor(body, checked: false))
+          case .iteration(let body): return try callOnItsActor(body, checked: false)
+          }
+        },
+        kind: .willSetOnce, handlers: { (signal.onChange, nil) })
       signal.replaceObserver(observer)
       return iteration
     }

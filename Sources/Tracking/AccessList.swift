@@ -8,14 +8,29 @@ import CTrackingSupport
 /// The first registrar is held inline: most scopes read one object, and then
 /// recording allocates nothing.
 @usableFromInline
-struct AccessList {
+package struct AccessList {
   @usableFromInline var firstStorage: RegistrarStorage?
   @usableFromInline var firstProperties = PropertySet()
   @usableFromInline var others: [(storage: RegistrarStorage, properties: PropertySet)] = []
 
   @usableFromInline init() {}
 
-  @inlinable var isEmpty: Bool { firstStorage == nil }
+  @inlinable package var isEmpty: Bool { firstStorage == nil }
+
+  /// Whether `other` read exactly the same properties of the same registrars, in the
+  /// same order of first reads (a different order counts as different: the caller
+  /// then installs afresh, which is correct, only slower).
+  package func readsTheSame(as other: AccessList) -> Bool {
+    guard firstStorage === other.firstStorage, firstProperties.bits == other.firstProperties.bits,
+      firstProperties.spilled == other.firstProperties.spilled, others.count == other.others.count
+    else { return false }
+    for (mine, theirs) in zip(others, other.others) {
+      guard mine.storage === theirs.storage, mine.properties.bits == theirs.properties.bits,
+        mine.properties.spilled == theirs.properties.spilled
+      else { return false }
+    }
+    return true
+  }
 
   mutating func record(_ storage: RegistrarStorage, _ id: Int) {
     if firstStorage === storage {
@@ -58,7 +73,7 @@ struct AccessList {
 
   /// Installs `observer` on every registrar this scope read.
   @usableFromInline
-  func install(_ observer: TrackingObserver) {
+  package func install(_ observer: TrackingObserver) {
     forEach { storage, properties in storage.install(observer, properties: properties) }
   }
 
@@ -75,7 +90,7 @@ struct AccessList {
   /// Runs `body` with a fresh scope as the thread's current one and returns what it
   /// read. On the way out the reads are also merged into the enclosing scope, if any.
   @inlinable
-  static func collect<T, Failure: Error>(
+  package static func collect<T, Failure: Error>(
     _ body: () throws(Failure) -> T
   ) throws(Failure) -> (T, AccessList) {
     var list = AccessList()

@@ -151,7 +151,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
         case .willSetOnce:
           due.append(entry.observer, scanned: scanned)
           return .remove
-        case .willSetThenDidSet:
+        case .willSetThenDidSet, .willSetRepeating:
           due.append(entry.observer, scanned: scanned)
           return .keep
         case .didSetOnce:
@@ -169,7 +169,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     withLock { state in
       let scanned = state.entries.count
       Self.compact(&state, changing: id) { entry in
-        guard entry.kind != .willSetOnce else { return .keep }
+        guard entry.kind != .willSetOnce, entry.kind != .willSetRepeating else { return .keep }
         due.append(entry.observer, scanned: scanned)
         return .remove
       }

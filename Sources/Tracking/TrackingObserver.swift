@@ -24,6 +24,10 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     /// Runs its will-set callback in every `willSet` until the first `didSet`, which
     /// runs its did-set callback and ends it. Continuous observation builds on this.
     case willSetThenDidSet
+    /// Runs its will-set callback in every `willSet` until cancelled; ignores `didSet`.
+    /// A transactional sequence keeps one installed for as long as its closure keeps
+    /// reading the same properties, instead of installing a new one per value.
+    case willSetRepeating
   }
 
   /// A callback either ignores what changed (Apple's shape) or receives it.
@@ -99,10 +103,10 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   }
 
   /// Only the caller that won `finish()` touches the callbacks of a one-shot observer;
-  /// a `willSetThenDidSet` observer keeps them until it is freed, because its
-  /// will-set callback may be running on another thread.
+  /// `willSetThenDidSet` and `willSetRepeating` observers keep them until they are
+  /// freed, because their will-set callback may be running on another thread.
   private func releaseCallbacks() {
-    guard kind != .willSetThenDidSet else { return }
+    guard kind != .willSetThenDidSet && kind != .willSetRepeating else { return }
     callbacks.pointee.willSet = nil
     callbacks.pointee.didSet = nil
   }
@@ -116,7 +120,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       let handler = callbacks.pointee.willSet
       releaseCallbacks()
       handler?.run(change())
-    case .willSetThenDidSet:
+    case .willSetThenDidSet, .willSetRepeating:
       guard isPending else { return }
       callbacks.pointee.willSet?.run(change())
     case .didSetOnce:
@@ -128,7 +132,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// observer tracks.
   func notifyDidSet(_ change: @autoclosure () -> TrackedChange) {
     switch kind {
-    case .willSetOnce:
+    case .willSetOnce, .willSetRepeating:
       return
     case .didSetOnce, .willSetThenDidSet:
       guard finish() else { return }
@@ -143,7 +147,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   func notifyExternalChange() {
     let change = TrackedChange(subject: nil, keyPath: nil, propertyID: -1)
     switch kind {
-    case .willSetOnce, .willSetThenDidSet:
+    case .willSetOnce, .willSetThenDidSet, .willSetRepeating:
       notifyWillSet(change)
     case .didSetOnce:
       notifyDidSet(change)
