@@ -94,6 +94,14 @@ package enum ChangeBeacons {
     }
   }
 
+  /// Whether `object` has a live beacon (without attaching one); for tests.
+  package static func hasBeacon(for object: AnyObject) -> Bool {
+    table.withLock { table in
+      guard let entry = table.entries[ObjectIdentifier(object)] else { return false }
+      return entry.object === object && entry.beacon != nil
+    }
+  }
+
   /// The number of entries in the table, live or not yet swept; for tests.
   package static var entryCount: Int { table.withLock { $0.entries.count } }
 }

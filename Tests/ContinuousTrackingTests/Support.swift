@@ -1,4 +1,6 @@
+import Clocks
 import Foundation
+import Testing
 import Observation
 import Tracking
 
@@ -10,6 +12,29 @@ import Tracking
 /// of our own gives the same isolation semantics without depending on it.
 @globalActor actor UIActor {
   static let shared = UIActor()
+}
+
+/// Every suite of this target, run one after another.
+///
+/// Several suites drive time with swift-clocks' `TestClock`, whose `advance` lets
+/// other tasks reach their `sleep` by yielding a fixed number of times. When these
+/// suites ran in parallel on 2 cores, that was now and then not enough: a sleep
+/// registered after the advance that should have ended it, and the test waited
+/// forever (about one run in five). Run serially they never did (15 of 15).
+@Suite(.serialized) enum ContinuousTrackingSuites {}
+
+/// Returns once something sleeps on `clock`: the operator under test has reached its
+/// timer, so advancing the clock now ends that sleep. (`TestClock.advance` alone only
+/// yields a fixed number of times first, which under load was sometimes too few.)
+func untilSomethingSleeps(on clock: TestClock<Duration>) async {
+  while true {
+    do {
+      try await clock.checkSuspension()  // returns while nothing sleeps
+    } catch {
+      return  // a sleep is pending
+    }
+    await Task.yield()
+  }
 }
 
 @UIActor @Trackable final class ImageAdjustments {
