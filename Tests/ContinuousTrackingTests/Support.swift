@@ -5,11 +5,10 @@ import Observation
 import Tracking
 
 /// The actor the models and most tests are isolated to, standing in for the main
-/// actor of an app. Not `@MainActor` itself: on Linux the main actor runs on the
-/// main dispatch queue, and under Swift Testing's parallel execution that queue was
-/// seen to stop draining now and then (every in-flight main-actor test hung, no
-/// thread left running; reproduced with the code of 107d07b too). A global actor
-/// of our own gives the same isolation semantics without depending on it.
+/// actor of an app. (The tests first ran on the main actor. Hangs in parallel runs
+/// were first blamed on it; they turned out to be TestClock races, fixed by
+/// `untilSomethingSleeps(on:)`. An actor of our own still keeps these tests apart
+/// from whatever else uses the main queue.)
 @globalActor actor UIActor {
   static let shared = UIActor()
 }
