@@ -107,6 +107,30 @@ extension DeclGroupSyntax {
     }
   }
 
+  /// The member-attribute step shared by `@Trackable` and `@TrackedState`: the
+  /// `@<propertyMacro>(n)` attribute that numbers `member`, or `nil` when the member
+  /// is not a tracked stored property or already carries the attribute. A member
+  /// that cannot be tracked gets `nil` too, after `reportUntrackable` was called with
+  /// it and the message saying why.
+  func numberingAttribute(
+    for member: some DeclSyntaxProtocol, propertyMacro: String,
+    reportUntrackable: (VariableDeclSyntax, TrackingMessage) -> Void
+  ) -> AttributeSyntax? {
+    guard let variable = member.as(VariableDeclSyntax.self),
+      variable.isTrackingCandidate,
+      !variable.hasAttribute(propertyMacro)
+    else { return nil }
+    if let (id, reason) = variable.untrackableReason {
+      let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
+      reportUntrackable(variable, .cannotTrack(id, property: name, reason: reason))
+      return nil
+    }
+    guard let name = variable.singleIdentifier?.text,
+      let index = numberedPropertyNames.firstIndex(of: name)
+    else { return nil }
+    return "@\(raw: propertyMacro)(\(raw: index))"
+  }
+
   /// Whether the type lists `name` among its inherited types.
   func inherits(_ name: String) -> Bool {
     inheritanceClause?.inheritedTypes.contains { inherited in

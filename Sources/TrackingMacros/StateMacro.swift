@@ -62,22 +62,12 @@ extension TrackedStateMacro: MemberAttributeMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
-    guard declaration.is(StructDeclSyntax.self),
-      let variable = member.as(VariableDeclSyntax.self),
-      variable.isTrackingCandidate,
-      !variable.hasAttribute(StateNames.propertyMacro)
-    else { return [] }
-
-    if let (id, reason) = variable.untrackableReason {
-      let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
-      context.diagnose(
-        Diagnostic(node: variable, message: TrackingMessage.cannotTrack(id, property: name, reason: reason)))
-      return []
+    guard declaration.is(StructDeclSyntax.self) else { return [] }
+    let attribute = declaration.numberingAttribute(for: member, propertyMacro: StateNames.propertyMacro) {
+      variable, message in
+      context.diagnose(Diagnostic(node: variable, message: message))
     }
-    guard let name = variable.singleIdentifier?.text,
-      let index = declaration.numberedPropertyNames.firstIndex(of: name)
-    else { return [] }
-    return ["@\(raw: StateNames.propertyMacro)(\(raw: index))"]
+    return attribute.map { [$0] } ?? []
   }
 }
 

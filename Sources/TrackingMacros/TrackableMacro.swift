@@ -89,28 +89,18 @@ extension TrackableMacro: MemberAttributeMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
-    guard declaration.is(ClassDeclSyntax.self),
-      let variable = member.as(VariableDeclSyntax.self),
-      variable.isTrackingCandidate,
-      !variable.hasAttribute(Names.trackedMacro)
-    else { return [] }
-
-    if let (id, reason) = variable.untrackableReason {
-      let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
+    guard declaration.is(ClassDeclSyntax.self) else { return [] }
+    let attribute = declaration.numberingAttribute(for: member, propertyMacro: Names.trackedMacro) {
+      variable, message in
       context.diagnose(
         Diagnostic(
           node: variable,
-          message: TrackingMessage.cannotTrack(id, property: name, reason: reason),
+          message: message,
           fixIt: FixIt(
             message: AddIgnoredFixIt(),
             changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(ignoring(variable)))])))
-      return []
     }
-
-    guard let name = variable.singleIdentifier?.text,
-      let index = declaration.numberedPropertyNames.firstIndex(of: name)
-    else { return [] }
-    return ["@\(raw: Names.trackedMacro)(\(raw: index))"]
+    return attribute.map { [$0] } ?? []
   }
 
   /// `variable` with `@TrackingIgnored` in front, for the fix-it.
