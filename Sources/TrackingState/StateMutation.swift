@@ -12,26 +12,33 @@
 ///   When the identity of a state-valued field changes in place (an append, an enum
 ///   case change), the notification comes just *after* the change.
 extension StateRegistrar {
-  /// Whether setting a field from `oldValue` to `newValue` notifies its readers.
+  // Values without a state identity follow the rule of `@Trackable` classes
+  // (`TrackingRegistrar.shouldNotify`); these overloads only make that rule visible
+  // next to the state-value ones below, so the most specific one is chosen.
+
+  /// Whether setting a field from `oldValue` to `newValue` notifies its readers:
+  /// always, for values that are neither `Equatable` nor objects.
   @inlinable @inline(__always)
-  public static func shouldNotify<Value>(_ oldValue: Value, _ newValue: Value) -> Bool { true }
+  public static func shouldNotify<Value>(_ oldValue: Value, _ newValue: Value) -> Bool {
+    TrackingRegistrar.shouldNotify(oldValue, newValue)
+  }
 
   /// `Equatable` values notify when they differ.
   @inlinable @inline(__always)
   public static func shouldNotify<Value: Equatable>(_ oldValue: Value, _ newValue: Value) -> Bool {
-    oldValue != newValue
+    TrackingRegistrar.shouldNotify(oldValue, newValue)
   }
 
   /// Objects notify when they are different objects.
   @inlinable @inline(__always)
   public static func shouldNotify<Value: AnyObject>(_ oldValue: Value, _ newValue: Value) -> Bool {
-    oldValue !== newValue
+    TrackingRegistrar.shouldNotify(oldValue, newValue)
   }
 
   /// `Equatable` objects notify when they differ by `==`.
   @inlinable @inline(__always)
   public static func shouldNotify<Value: AnyObject & Equatable>(_ oldValue: Value, _ newValue: Value) -> Bool {
-    oldValue != newValue
+    TrackingRegistrar.shouldNotify(oldValue, newValue)
   }
 
   /// State values notify when their identity differs.
