@@ -241,51 +241,36 @@ extension Operation {
       .combine: { n, w in writeLoop(n, w, Combine4.init) { $0.p0 = $1 } },
     ]))
 
-  static let write1 = Operation(
-    "write.observers.1", "write 1 property that 1 pending observer watches (fires it)",
-    iterations: 5_000, quick: 20,
-    .time([
-      .apple: { n, w in
-        fireLoop(n, w, observers: 1, Apple4.init) { m in
-          withObservationTracking { consume(m.p0) } onChange: { fire() }
-          return nil
-        } _: { $0.p0 = 1 }
-      },
-      .ours: { n, w in
-        fireLoop(n, w, observers: 1, Ours4.init) { m in
-          withTracking { consume(m.p0) } onChange: { fire() }
-          return nil
-        } _: { $0.p0 = 1 }
-      },
-      .combine: { n, w in
-        fireLoop(n, w, observers: 1, Combine4.init) { m in
-          m.objectWillChange.sink { fire() }
-        } _: { $0.p0 = 1 }
-      },
-    ]))
+  static let write1 = writeObserved(by: 1, "write 1 property that 1 pending observer watches (fires it)", iterations: 5_000, quick: 20)
 
-  static let write100 = Operation(
-    "write.observers.100", "write 1 property that 100 pending observers watch (fires all)",
-    iterations: 300, quick: 5,
-    .time([
-      .apple: { n, w in
-        fireLoop(n, w, observers: 100, Apple4.init) { m in
-          withObservationTracking { consume(m.p0) } onChange: { fire() }
-          return nil
-        } _: { $0.p0 = 1 }
-      },
-      .ours: { n, w in
-        fireLoop(n, w, observers: 100, Ours4.init) { m in
-          withTracking { consume(m.p0) } onChange: { fire() }
-          return nil
-        } _: { $0.p0 = 1 }
-      },
-      .combine: { n, w in
-        fireLoop(n, w, observers: 100, Combine4.init) { m in
-          m.objectWillChange.sink { fire() }
-        } _: { $0.p0 = 1 }
-      },
-    ]))
+  static let write100 = writeObserved(
+    by: 100, "write 1 property that 100 pending observers watch (fires all)", iterations: 300, quick: 5)
+
+  /// `write.observers.N`: one write of p0 per fresh object with `observers` one-shot
+  /// observers of p0 pending (OpenCombine: `objectWillChange` subscribers).
+  static func writeObserved(by observers: Int, _ summary: String, iterations: Int, quick: Int) -> Operation {
+    Operation(
+      "write.observers.\(observers)", summary, iterations: iterations, quick: quick,
+      .time([
+        .apple: { n, w in
+          fireLoop(n, w, observers: observers, Apple4.init) { m in
+            withObservationTracking { consume(m.p0) } onChange: { fire() }
+            return nil
+          } _: { $0.p0 = 1 }
+        },
+        .ours: { n, w in
+          fireLoop(n, w, observers: observers, Ours4.init) { m in
+            withTracking { consume(m.p0) } onChange: { fire() }
+            return nil
+          } _: { $0.p0 = 1 }
+        },
+        .combine: { n, w in
+          fireLoop(n, w, observers: observers, Combine4.init) { m in
+            m.objectWillChange.sink { fire() }
+          } _: { $0.p0 = 1 }
+        },
+      ]))
+  }
 
   static let write100Other = Operation(
     "write.observers.100-other", "write 1 property while 100 observers of another property stay pending",
