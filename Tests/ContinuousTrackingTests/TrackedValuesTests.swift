@@ -135,8 +135,11 @@ extension ContinuousTrackingSuites {
       #expect(await values.next() == 1)
       image.saturation = 10
       #expect(await values.next() == 11)
-      image.saturation = 100
-      #expect(await values.next() == 101)  // not 12: its own write did not count
+      // The next change comes from a task that can only run once this test suspends,
+      // i.e. once `next()` really waits. Had the closure's own write counted as a
+      // change, `next()` would return 12 at once, before that task ran.
+      Task { @UIActor in image.saturation = 100 }
+      #expect(await values.next() == 101)
     }
 
     /// Iterating on another executor than the closure's actor: each evaluation hops to
