@@ -77,9 +77,6 @@ package struct AccessList {
     forEach { storage, properties in storage.install(observer, properties: properties) }
   }
 
-  /// The number of registrars read (for tests and diagnostics).
-  var objectCount: Int { firstStorage == nil ? 0 : 1 + others.count }
-
   /// Records a read into the scope that is current on this thread. Kept out of line:
   /// the inlined fast path at the call site is only the thread-local load.
   @usableFromInline @inline(never)

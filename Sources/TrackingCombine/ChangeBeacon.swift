@@ -101,7 +101,4 @@ package enum ChangeBeacons {
       return entry.object === object && entry.beacon != nil
     }
   }
-
-  /// The number of entries in the table, live or not yet swept; for tests.
-  package static var entryCount: Int { table.withLock { $0.entries.count } }
 }
