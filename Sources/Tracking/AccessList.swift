@@ -21,15 +21,9 @@ package struct AccessList {
   /// same order of first reads (a different order counts as different: the caller
   /// then installs afresh, which is correct, only slower).
   package func readsTheSame(as other: AccessList) -> Bool {
-    guard firstStorage === other.firstStorage, firstProperties.bits == other.firstProperties.bits,
-      firstProperties.spilled == other.firstProperties.spilled, others.count == other.others.count
-    else { return false }
-    for (mine, theirs) in zip(others, other.others) {
-      guard mine.storage === theirs.storage, mine.properties.bits == theirs.properties.bits,
-        mine.properties.spilled == theirs.properties.spilled
-      else { return false }
-    }
-    return true
+    firstStorage === other.firstStorage && firstProperties == other.firstProperties
+      && others.count == other.others.count
+      && zip(others, other.others).allSatisfy { $0.storage === $1.storage && $0.properties == $1.properties }
   }
 
   mutating func record(_ storage: RegistrarStorage, _ id: Int) {

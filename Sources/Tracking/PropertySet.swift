@@ -4,7 +4,7 @@
 /// 64 tracked properties without allocating; larger identifiers (very large classes
 /// and key paths registered at run time) spill into an array.
 @usableFromInline
-struct PropertySet: Sendable {
+struct PropertySet: Sendable, Equatable {
   @usableFromInline var bits: UInt64 = 0
   @usableFromInline var spilled: [Int]? = nil
 
