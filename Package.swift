@@ -2,45 +2,54 @@
 import CompilerPluginSupport
 import PackageDescription
 
+// What an app that depends only on `Tracking` fetches: this package and swift-syntax
+// (for the macros). Every other dependency is either used only by this package's own
+// tests and tools (SwiftPM does not fetch those for a dependent) or behind a trait that
+// is off by default (SwiftPM does not fetch a dependency whose every use is behind a
+// disabled trait). `Scripts/measure-adoption.sh` checks this with a throwaway app.
 let package = Package(
   name: "swift-tracking",
   platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13)],
   products: [
+    // The one import: runtime, continuous observation, derived values, struct state,
+    // bindings, the render loop and untracked-read diagnostics.
     .library(name: "Tracking", targets: ["Tracking"]),
-    .library(name: "ContinuousTracking", targets: ["ContinuousTracking"]),
+    // Helpers for tests of code that observes; re-exports Tracking.
     .library(name: "TrackingTesting", targets: ["TrackingTesting"]),
-    .executable(name: "tracking-tour", targets: ["TrackingTour"]),
+    // Combine (Apple systems) or OpenCombine (elsewhere, trait `OpenCombine`); re-exports Tracking.
     .library(name: "TrackingCombine", targets: ["TrackingCombine"]),
-    .library(name: "TrackingRenderLoop", targets: ["TrackingRenderLoop"]),
+    // Saving models to a file (always), SQLite (trait `SQLite`) or PostgreSQL (trait
+    // `PostgreSQL`); re-exports Tracking.
     .library(name: "TrackingPersistence", targets: ["TrackingPersistence"]),
-    .library(name: "TrackingState", targets: ["TrackingState"]),
-    .library(name: "TrackingDiagnostics", targets: ["TrackingDiagnostics"]),
-    .library(name: "TrackingBindings", targets: ["TrackingBindings"]),
-    // BEGIN migration products
+    .executable(name: "tracking-tour", targets: ["TrackingTour"]),
     .executable(name: "tracking-migrate", targets: ["TrackingMigrate"]),
-    // END migration products
+  ],
+  traits: [
+    .trait(
+      name: "OpenCombine",
+      description: "TrackingCombine over OpenCombine where Apple's Combine does not exist (Linux, Windows)."),
+    .trait(name: "SQLite", description: "SQLiteStorage for TrackingPersistence, through GRDB."),
+    .trait(name: "PostgreSQL", description: "PostgreSQL storage for TrackingPersistence, through postgres-nio."),
+    .default(enabledTraits: []),
   ],
   dependencies: [
-    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+    // A range, so that the package resolves next to others that use swift-syntax
+    // (swift-perception, TCA). `Scripts/check-swift-syntax-range.sh` tests both ends.
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+    // Behind traits.
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    // Tests only.
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
-    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
-    // BEGIN migration dependencies
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    // END migration dependencies
   ],
   targets: [
-    // Tiny C layer: thread-local scope pointer, a portable lock, relaxed atomics.
-    // Kept in C so the hot path inlines to a few instructions on every platform
-    // without the OS-version gates of the Synchronization module.
+    // Tiny C layer: the thread-local scope slot, a portable lock, atomics. Kept in C so
+    // the hot path inlines to a few instructions on every platform without the OS
+    // version gates of the Synchronization module.
     .target(name: "CTrackingSupport"),
-    .target(
-      name: "Tracking",
-      dependencies: ["CTrackingSupport", "TrackingMacros"]
-    ),
+    .target(name: "Tracking", dependencies: ["CTrackingSupport", "TrackingMacros"]),
     .macro(
       name: "TrackingMacros",
       dependencies: [
@@ -50,25 +59,42 @@ let package = Package(
         .product(name: "SwiftDiagnostics", package: "swift-syntax"),
       ]
     ),
-    // Continuous observation: transactional sequences, callbacks, value streams, derived values.
-    .target(name: "ContinuousTracking", dependencies: ["Tracking"]),
-    // Helpers for users' tests: await the next change, assert no change.
     .target(name: "TrackingTesting", dependencies: ["Tracking"]),
-    .executableTarget(
-      name: "TrackingTour",
+    .target(
+      name: "TrackingCombine",
       dependencies: [
-        "Tracking", "ContinuousTracking", "TrackingRenderLoop", "TrackingCombine", "TrackingPersistence",
-        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        "Tracking",
         .product(
           name: "OpenCombine", package: "OpenCombine",
-          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"])),
       ]
     ),
-    .testTarget(name: "TrackingTests", dependencies: ["Tracking"]),
-    .testTarget(
-      name: "ContinuousTrackingTests",
+    .target(
+      name: "TrackingPersistence",
       dependencies: [
-        "ContinuousTracking", "TrackingTesting",
+        "Tracking",
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+      ]
+    ),
+    .executableTarget(name: "TrackingTour", dependencies: ["Tracking", "TrackingCombine", "TrackingPersistence"]),
+    // The migration engine reads and rewrites Swift with swift-syntax (already needed by
+    // the macros); the command line needs nothing else.
+    .target(
+      name: "TrackingMigration",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftOperators", package: "swift-syntax"),
+      ]
+    ),
+    .executableTarget(name: "TrackingMigrate", dependencies: ["TrackingMigration"]),
+
+    .testTarget(
+      name: "TrackingTests",
+      dependencies: [
+        "Tracking",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         .product(name: "Clocks", package: "swift-clocks"),
       ]
@@ -81,82 +107,26 @@ let package = Package(
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
       ]
     ),
-    // BEGIN bridge targets (issue 9)
-    // Combine on Apple systems, OpenCombine elsewhere: one source, a conditional import.
-    .target(
-      name: "TrackingCombine",
-      dependencies: [
-        "Tracking", "ContinuousTracking",
-        .product(
-          name: "OpenCombine", package: "OpenCombine",
-          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
-      ]
+    .testTarget(
+      name: "TrackingTestingTests",
+      dependencies: ["TrackingTesting", .product(name: "Clocks", package: "swift-clocks")]
     ),
-    .target(name: "TrackingRenderLoop", dependencies: ["Tracking"]),
     .testTarget(
       name: "TrackingCombineTests",
       dependencies: [
-        "TrackingCombine", "TrackingRenderLoop",
+        "TrackingCombine",
         .product(
           name: "OpenCombine", package: "OpenCombine",
-          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
-      ]
-    ),
-    // END bridge targets
-    // BEGIN persistence targets (issue 7)
-    .target(
-      name: "TrackingPersistence",
-      dependencies: [
-        "Tracking", "ContinuousTracking",
-        .product(name: "GRDB", package: "GRDB.swift"),
+          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"])),
       ]
     ),
     .testTarget(name: "TrackingPersistenceTests", dependencies: ["TrackingPersistence"]),
-    // END persistence targets
-    // BEGIN state targets (issue 8)
-    // Value-type state observed per property path (struct macro + store).
-    .target(name: "TrackingState", dependencies: ["Tracking", "TrackingMacros"]),
-    // Reports tracked reads made outside tracking in regions that require it.
-    .target(
-      name: "TrackingDiagnostics",
-      dependencies: ["Tracking", .product(name: "IssueReporting", package: "xctest-dynamic-overlay")]
-    ),
-    // Two-way bindings to tracked properties; SwiftUI.Binding where SwiftUI exists.
-    .target(name: "TrackingBindings", dependencies: ["Tracking"]),
-    .testTarget(
-      name: "TrackingStateTests",
-      dependencies: [
-        "TrackingState", "TrackingDiagnostics", "TrackingBindings", "TrackingMacros",
-        .product(name: "MacroTesting", package: "swift-macro-testing"),
-        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-      ]
-    ),
-    // END state targets
-    // BEGIN migration targets
-    .target(
-      name: "TrackingMigration",
-      dependencies: [
-        .product(name: "SwiftSyntax", package: "swift-syntax"),
-        .product(name: "SwiftParser", package: "swift-syntax"),
-        .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
-        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-        .product(name: "SwiftOperators", package: "swift-syntax"),
-      ]
-    ),
-    .executableTarget(
-      name: "TrackingMigrate",
-      dependencies: [
-        "TrackingMigration",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
     .testTarget(
       name: "TrackingMigrationTests",
       dependencies: ["TrackingMigration"],
       // Fixtures are Swift sources read as text (located via #filePath), not compiled.
       exclude: ["Fixtures"]
     ),
-    // END migration targets
   ],
   swiftLanguageModes: [.v6]
 )

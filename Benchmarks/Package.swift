@@ -30,7 +30,6 @@ let package = Package(
       dependencies: [
         "CHeapStats",
         .product(name: "Tracking", package: rootPackage),
-        .product(name: "ContinuousTracking", package: rootPackage),
         .product(name: "OpenCombine", package: "OpenCombine"),
       ],
       swiftSettings: exclusivitySettings

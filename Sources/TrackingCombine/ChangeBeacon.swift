@@ -1,3 +1,4 @@
+#if canImport(Combine) || OpenCombine
 #if canImport(Combine)
   import Combine
 #else
@@ -74,7 +75,7 @@ package enum ChangeBeacons {
     var sweepThreshold = 64
   }
 
-  private static let table = Locked.make(Table())
+  private static let table = Locked(Table())
 
   /// The beacon of `object`, attaching one to its `objectWillChange` on first use.
   package static func beacon<Object: ObservableObject>(for object: Object) -> ChangeBeacon {
@@ -102,3 +103,4 @@ package enum ChangeBeacons {
     }
   }
 }
+#endif

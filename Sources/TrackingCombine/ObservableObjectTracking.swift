@@ -1,3 +1,4 @@
+#if canImport(Combine) || OpenCombine
 #if canImport(Combine)
   import Combine
 #else
@@ -50,3 +51,4 @@ extension ObservableObject {
     return self
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Combine) || OpenCombine
 #if canImport(Combine)
   import Combine
 #else
@@ -90,10 +91,4 @@ extension Trackable {
     return TrackingPublisher(timing: timing) { reader.value() }
   }
 }
-
-/// Carries a value across a `Sendable` boundary where the code guarantees it is used
-/// safely (see each use for the argument).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}
+#endif

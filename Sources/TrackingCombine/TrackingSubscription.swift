@@ -1,3 +1,4 @@
+#if canImport(Combine) || OpenCombine
 #if canImport(Combine)
   import Combine
 #else
@@ -155,3 +156,4 @@ protocol TrackingEvents: AnyObject, Sendable {
   /// `didSet` of a `.willSet` publisher: re-track only.
   func didChangeSilently()
 }
+#endif

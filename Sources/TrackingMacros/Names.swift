@@ -9,4 +9,14 @@ enum Names {
   static let externalMacro = "TrackedExternally"
   static let qualifiedRegistrar = "\(module).\(registrarType)"
   static let qualifiedConformance = "\(module).\(conformance)"
+
+  /// The names `@TrackedState` emits.
+  enum state {
+    static let registrarVariable = "_$stateRegistrar"
+    static let propertyMacro = "TrackedStateProperty"
+    static let qualifiedRegistrar = "\(Names.module).StateRegistrar"
+    static let qualifiedIdentity = "\(Names.module).StateIdentity"
+    static let valueConformance = "\(Names.module).TrackedStateValue"
+    static let identifiableConformance = "\(Names.module).StateIdentifiable"
+  }
 }

@@ -9,16 +9,6 @@ import SwiftSyntaxMacros
 /// the case number plus the payloads' identities.
 public struct TrackedStateMacro {}
 
-enum StateNames {
-  static let module = "TrackingState"
-  static let registrarVariable = "_$stateRegistrar"
-  static let propertyMacro = "TrackedStateProperty"
-  static let qualifiedRegistrar = "\(module).StateRegistrar"
-  static let qualifiedIdentity = "\(module).StateIdentity"
-  static let valueConformance = "\(module).TrackedStateValue"
-  static let identifiableConformance = "\(module).StateIdentifiable"
-}
-
 extension TrackedStateMacro: MemberMacro {
   public static func expansion(
     of node: AttributeSyntax,
@@ -33,7 +23,7 @@ extension TrackedStateMacro: MemberMacro {
     }
     let access = accessPrefix(declaration)
     var members: [DeclSyntax] = [
-      "\(raw: access)let \(raw: StateNames.registrarVariable) = \(raw: StateNames.qualifiedRegistrar)()"
+      "\(raw: access)let \(raw: Names.state.registrarVariable) = \(raw: Names.state.qualifiedRegistrar)()"
     ]
     if let codingKeys = TrackableMacro.codingKeys(for: declaration) {
       members.append(codingKeys)
@@ -63,7 +53,7 @@ extension TrackedStateMacro: MemberAttributeMacro {
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
     guard declaration.is(StructDeclSyntax.self) else { return [] }
-    let attribute = declaration.numberingAttribute(for: member, propertyMacro: StateNames.propertyMacro) {
+    let attribute = declaration.numberingAttribute(for: member, propertyMacro: Names.state.propertyMacro) {
       variable, message in
       context.diagnose(Diagnostic(node: variable, message: message))
     }
@@ -81,9 +71,9 @@ extension TrackedStateMacro: ExtensionMacro {
   ) throws -> [ExtensionDeclSyntax] {
     if declaration.is(StructDeclSyntax.self) {
       let decl: DeclSyntax = """
-        extension \(type.trimmed): \(raw: StateNames.identifiableConformance), \(raw: StateNames.valueConformance) {
-          \(raw: accessPrefix(declaration))var _$identity: \(raw: StateNames.qualifiedIdentity) {
-            \(raw: StateNames.registrarVariable).identity
+        extension \(type.trimmed): \(raw: Names.state.identifiableConformance), \(raw: Names.state.valueConformance) {
+          \(raw: accessPrefix(declaration))var _$identity: \(raw: Names.state.qualifiedIdentity) {
+            \(raw: Names.state.registrarVariable).identity
           }
         }
         """
@@ -91,8 +81,8 @@ extension TrackedStateMacro: ExtensionMacro {
     }
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
     let decl: DeclSyntax = """
-      extension \(type.trimmed): \(raw: StateNames.identifiableConformance) {
-        \(raw: accessPrefix(enumDecl))var _$identity: \(raw: StateNames.qualifiedIdentity) {
+      extension \(type.trimmed): \(raw: Names.state.identifiableConformance) {
+        \(raw: accessPrefix(enumDecl))var _$identity: \(raw: Names.state.qualifiedIdentity) {
           \(raw: identitySwitch(enumDecl))
         }
       }
@@ -105,19 +95,19 @@ extension TrackedStateMacro: ExtensionMacro {
     let cases = enumDecl.memberBlock.members
       .compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
       .flatMap(\.elements)
-    guard !cases.isEmpty else { return "\(StateNames.qualifiedIdentity).tagged(0, [])" }
+    guard !cases.isEmpty else { return "\(Names.state.qualifiedIdentity).tagged(0, [])" }
     var lines = ["switch self {"]
     for (tag, element) in cases.enumerated() {
       let count = element.parameterClause?.parameters.count ?? 0
       let name = element.name.text
       if count == 0 {
         lines.append("case .\(name):")
-        lines.append("  return \(StateNames.qualifiedIdentity).tagged(\(tag), [])")
+        lines.append("  return \(Names.state.qualifiedIdentity).tagged(\(tag), [])")
       } else {
         let values = (0..<count).map { "v\($0)" }
-        let identities = values.map { "\(StateNames.qualifiedIdentity).of(\($0))" }
+        let identities = values.map { "\(Names.state.qualifiedIdentity).of(\($0))" }
         lines.append("case let .\(name)(\(values.joined(separator: ", "))):")
-        lines.append("  return \(StateNames.qualifiedIdentity).tagged(\(tag), [\(identities.joined(separator: ", "))])")
+        lines.append("  return \(Names.state.qualifiedIdentity).tagged(\(tag), [\(identities.joined(separator: ", "))])")
       }
     }
     lines.append("}")

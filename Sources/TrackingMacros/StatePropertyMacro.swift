@@ -22,7 +22,7 @@ extension TrackedStatePropertyMacro: AccessorMacro {
       let name = variable.singleIdentifier,
       let id = TrackedPropertyMacro.propertyNumber(node)
     else { return [] }
-    let registrar = StateNames.registrarVariable
+    let registrar = Names.state.registrarVariable
     return [
       """
       @storageRestrictions(initializes: _\(name))
@@ -38,7 +38,7 @@ extension TrackedStatePropertyMacro: AccessorMacro {
       """,
       """
       set {
-        guard \(raw: StateNames.qualifiedRegistrar).shouldNotify(_\(name), newValue) else {
+        guard \(raw: Names.state.qualifiedRegistrar).shouldNotify(_\(name), newValue) else {
           _\(name) = newValue
           return
         }
@@ -68,7 +68,7 @@ extension TrackedStatePropertyMacro: PeerMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     guard let storage = declaration.as(VariableDeclSyntax.self)?
-      .backingStorage(droppingAttribute: StateNames.propertyMacro, keepingModifiers: false)
+      .backingStorage(droppingAttribute: Names.state.propertyMacro, keepingModifiers: false)
     else { return [] }
     return [storage]
   }

@@ -46,10 +46,3 @@ final class ChangeRecorder<Model: Encodable> {
     return nil
   }
 }
-
-/// Carries a value into a `@Sendable` closure that only ever runs on the actor the
-/// value belongs to (see each use for the argument).
-struct ActorBound<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}

@@ -1,6 +1,5 @@
-import ContinuousTracking
-import Foundation
 import Tracking
+import Foundation
 
 /// Keeps a `Codable` tracked model saved: restores it at start, saves it after every
 /// transaction that changes it, and writes the latest state on ``flush()``.
@@ -80,7 +79,7 @@ public final class Persisted<Model: Trackable & Codable> {
     // be the isolated parameter), so it is isolated to the model's actor and only ever
     // runs there: the recorder never leaves that actor.
     // (Erased to a plain closure first, so the `@Sendable` one doesn't capture `Model`.)
-    let record = ActorBound<() -> Void>({ [recorder] in recorder.record() })
+    let record = UncheckedSendable<() -> Void>({ [recorder] in recorder.record() })
     observation = observeCoalesced(isolation: isolation) { [record] in
       _ = isolation
       record.value()

@@ -29,7 +29,7 @@ final class PersistenceWriter: Sendable {
   private let interval: Duration?
   private let onError: @Sendable (PersistenceError) -> Void
   private let queue = DispatchQueue(label: "TrackingPersistence.writer")
-  private let state = Locked.make(State())
+  private let state = Locked(State())
 
   init(storage: any PersistenceStorage, interval: Duration?, onError: @escaping @Sendable (PersistenceError) -> Void) {
     self.storage = storage

@@ -1,3 +1,5 @@
+// Built with the package trait `SQLite` (which brings GRDB); without it, this file is empty.
+#if SQLite
 import Foundation
 import GRDB
 
@@ -109,3 +111,4 @@ public struct SQLiteStorage: PersistenceStorage {
     }
   }
 }
+#endif

@@ -11,7 +11,7 @@ final class ChangeMailbox<Value: Sendable>: Sendable {
     case cancelled
   }
 
-  private let state = Locked.make(State.empty)
+  private let state = Locked(State.empty)
 
   /// Called by the observer, at most once.
   func deliver(_ value: Value) {

@@ -83,7 +83,7 @@ public func changeCount<T>(
 /// expression read.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
 private struct NoChangeWatch {
-  private let firstChange = Locked<String?>.make(nil)
+  private let firstChange = Locked<String?>(nil)
   private let observer: TrackingObserver
   private let label: String?
   private let location: TrackingTestLocation
@@ -127,7 +127,7 @@ private final class ChangeCounter<T>: Sendable {
   }
 
   private let expression: @Sendable () -> T
-  private let state = Locked.make(State())
+  private let state = Locked(State())
 
   init(_ expression: @escaping @Sendable () -> T) { self.expression = expression }
 

@@ -1,4 +1,3 @@
-import ContinuousTracking
 import Tracking
 
 @MainActor @Trackable final class ImageAdjustments {

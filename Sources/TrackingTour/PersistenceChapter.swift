@@ -1,8 +1,3 @@
-// Needs the tour target to depend on TrackingPersistence; until then the chapter
-// compiles to nothing. (`canImport(TrackingPersistence)` alone is not enough: in a
-// shared build folder the module is found, but GRDB's SQLite module, which it
-// requires, is only visible to targets that depend on it.)
-#if canImport(TrackingPersistence) && canImport(GRDBSQLite)
   import Foundation
   import Tracking
   import TrackingPersistence
@@ -52,4 +47,3 @@
       Narrator.say("run the tour again to see this state restored")
     }
   }
-#endif

@@ -1,14 +1,13 @@
-// Needs the tour target to depend on TrackingRenderLoop, TrackingCombine and (off Apple
-// systems) OpenCombine; until then the chapter compiles to nothing.
-  import Tracking
-  import TrackingCombine
-  import TrackingRenderLoop
+import Tracking
+import TrackingCombine
 
-  #if canImport(Combine)
-    import Combine
-  #else
-    import OpenCombine
-  #endif
+// The Combine parts need Apple's Combine, or OpenCombine through the package trait
+// (`swift run --traits OpenCombine tracking-tour`); without either they are skipped.
+#if canImport(Combine)
+  import Combine
+#elseif OpenCombine
+  import OpenCombine
+#endif
 
   /// A model with ten tracked properties.
   @MainActor @Trackable final class TourDashboard {
@@ -28,6 +27,7 @@
     ]
   }
 
+#if canImport(Combine) || OpenCombine
   /// The same model as a legacy `ObservableObject`.
   @MainActor final class TourLegacyDashboard: ObservableObject {
     @Published var p0 = 0
@@ -45,6 +45,7 @@
       \.p0, \.p1, \.p2, \.p3, \.p4, \.p5, \.p6, \.p7, \.p8, \.p9,
     ]
   }
+#endif
 
   /// A render loop over 100 components, over a tracked model and over a legacy one;
   /// then a key-path publisher and a scheduled loop.
@@ -67,6 +68,7 @@
       dashboard.p3 = 3
       Narrator.say("p3, p7, p3 again: the next cycle re-runs \(loop.runCycle()), each once")
 
+      #if canImport(Combine) || OpenCombine
       Narrator.chapter("Render loop: the same scene over an ObservableObject model")
       let legacy = TourLegacyDashboard()
       let legacyLoop = RenderLoop()
@@ -79,6 +81,7 @@
       legacy.p3 = 1
       Narrator.say("p3 = 1 marks \(legacyLoop.dirtyCount) components dirty")
       Narrator.say("one cycle re-runs \(legacyLoop.runCycle()) components (all of them)")
+      #endif
 
       Narrator.chapter("Render loop: a scheduler turns a burst of changes into one cycle")
       let scheduled = RenderLoop(scheduler: .task)
@@ -91,6 +94,7 @@
       while scheduled.cycles == 0 { await Task.yield() }
       Narrator.say("three changes, \(scheduled.cycles) cycle, badge ran \(scheduled.runCount(of: badge)) times")
 
+      #if canImport(Combine) || OpenCombine
       Narrator.chapter("A Combine publisher of a tracked property")
       var cancellables: Set<AnyCancellable> = []
       dashboard.publisher(for: \.p5, timing: .willSet)
@@ -104,5 +108,8 @@
       cancellables.removeAll()
       dashboard.p5 = 3
       Narrator.say("p5 = 3 after cancelling: nothing published")
+      #else
+      Narrator.chapter("Combine: skipped (run with --traits OpenCombine where Combine does not exist)")
+      #endif
     }
   }

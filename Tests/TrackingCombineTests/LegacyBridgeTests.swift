@@ -1,8 +1,7 @@
-import ContinuousTracking
-import Testing
+#if canImport(Combine) || OpenCombine
 import Tracking
+import Testing
 import TrackingCombine
-import TrackingRenderLoop
 
 #if canImport(Combine)
   import Combine
@@ -166,3 +165,4 @@ struct LegacyBridgeTests {
     cancellable.cancel()
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Combine) || OpenCombine
 import Foundation
 import Tracking
 
@@ -38,3 +39,4 @@ final class Received<Value: Sendable>: @unchecked Sendable {
 
 /// An object whose lifetime a test checks with a weak reference.
 final class Witness: @unchecked Sendable {}
+#endif

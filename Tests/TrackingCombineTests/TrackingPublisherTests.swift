@@ -1,3 +1,4 @@
+#if canImport(Combine) || OpenCombine
 import Testing
 import Tracking
 import TrackingCombine
@@ -200,3 +201,4 @@ struct TrackingPublisherTests {
     cancellable.cancel()
   }
 }
+#endif

@@ -22,7 +22,10 @@ struct SceneState: Codable, Equatable {
 
 /// A storage backend the tests run against.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  case file, sqlite
+  case file
+  #if SQLite
+    case sqlite
+  #endif
 
   var testDescription: String { rawValue }
 
@@ -30,7 +33,9 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
   func storage(in directory: URL) throws -> any PersistenceStorage {
     switch self {
     case .file: JSONFileStorage(url: directory.appendingPathComponent("scene.json"))
-    case .sqlite: try SQLiteStorage(path: directory.appendingPathComponent("scene.sqlite").path, key: "scene")
+    #if SQLite
+      case .sqlite: try SQLiteStorage(path: directory.appendingPathComponent("scene.sqlite").path, key: "scene")
+    #endif
     }
   }
 }

@@ -1,4 +1,3 @@
-import ContinuousTracking
 import Dispatch
 import Observation
 import OpenCombine

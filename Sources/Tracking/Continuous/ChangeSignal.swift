@@ -1,0 +1,145 @@
+
+/// The meeting point between the observers installed by one consumer (an iterator,
+/// a callback) and the task that waits for their next change.
+///
+/// A change either wakes the waiting task or, when nobody waits yet, is remembered
+/// (`pending`), so a change that lands between two `next()` calls is never lost and a
+/// burst of changes is one wake-up. Cancelling wakes the waiter for good and cancels
+/// the installed observer, which releases its callback at once.
+@usableFromInline
+final class ChangeSignal: @unchecked Sendable {
+  private struct State {
+    var pending = false
+    var cancelled = false
+    /// A round is reading: changes now are the round's own writes (ignored, as
+    /// Apple's tracking ignores writes made inside `apply`).
+    var evaluating = false
+    var waiter: UnsafeContinuation<Bool, Never>?
+    var observer: TrackingObserver?
+    /// What the installed observer watches (for ``watch(_:)``).
+    var reads: AccessList?
+  }
+
+  private let state = Locked(State())
+
+  /// The handler that observers installed for this signal call: signals it, without
+  /// keeping it alive. Made once in `init`, shared by every round's observer.
+  @usableFromInline @exclusivity(unchecked) private(set) var onChange = TrackingObserver.Handler.plain {}
+
+  @usableFromInline
+  init() {
+    onChange = .plain { [weak self] in self?.signal() }
+  }
+
+  /// Called from an observer, on the mutating thread.
+  func signal() {
+    let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
+      guard !state.evaluating else { return nil }
+      guard let waiter = state.waiter else {
+        state.pending = true
+        return nil
+      }
+      state.waiter = nil
+      return waiter
+    }
+    waiter?.resume(returning: true)
+  }
+
+  /// Suspends until the next change, or returns at once if one is pending or the
+  /// signal was cancelled. Stays on the caller's actor.
+  ///
+  /// - Returns: `false` if the signal was cancelled (including by task cancellation).
+  @usableFromInline
+  func wait(isolation actor: isolated (any Actor)? = #isolation) async -> Bool {
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Bool, Never>) in
+        let resumeNow = state.withLock { state -> Bool? in
+          if state.cancelled { return false }
+          if state.pending {
+            state.pending = false
+            return true
+          }
+          state.waiter = continuation
+          return nil
+        }
+        if let resumeNow { continuation.resume(returning: resumeNow) }
+      }
+    } onCancel: {
+      cancel()
+    }
+  }
+
+  /// Starts a round: forgets changes signalled so far (the rest of the burst that
+  /// woke this round is visible to its read, so it must not wake the next round too)
+  /// and ignores changes until ``watch(_:)`` ends the round (the round's own writes).
+  @usableFromInline
+  func beginRound() {
+    state.withLock { state in
+      state.pending = false
+      state.evaluating = true
+    }
+  }
+
+  /// Ends a round: makes sure a repeating observer watches exactly `reads`. Keeps the installed one
+  /// when the round read the same properties of the same objects as the previous
+  /// round (the usual case, which then costs no allocation and no install), else
+  /// installs a new one and cancels the previous one.
+  @usableFromInline
+  func watch(_ reads: AccessList) {
+    let unchanged = state.withLock { state -> Bool in
+      state.evaluating = false
+      guard let observer = state.observer, observer.isPending, let previous = state.reads else { return false }
+      return previous.readsTheSame(as: reads)
+    }
+    if unchanged { return }
+    var observer: TrackingObserver?
+    if !reads.isEmpty {
+      let new = TrackingObserver.make(kind: .willSetRepeating, willSet: onChange, didSet: nil)
+      reads.install(new)
+      observer = new
+    }
+    let (previous, cancelled) = state.withLock { state in
+      defer {
+        state.observer = observer
+        state.reads = reads
+      }
+      return (state.observer, state.cancelled)
+    }
+    previous?.cancel()
+    if cancelled { observer?.cancel() }
+  }
+
+  /// Remembers the observer for the current round, cancelling the previous one.
+  /// If the signal was already cancelled, the new observer is cancelled too.
+  @usableFromInline
+  func replaceObserver(_ observer: TrackingObserver?) {
+    let (previous, cancelled) = state.withLock { state in
+      defer { state.observer = observer }
+      return (state.observer, state.cancelled)
+    }
+    previous?.cancel()
+    if cancelled { observer?.cancel() }
+  }
+
+  /// Ends the signal: wakes a waiter and cancels the installed observer.
+  @usableFromInline
+  func cancel() {
+    let (waiter, observer) = state.withLock { state in
+      state.cancelled = true
+      defer {
+        state.waiter = nil
+        state.observer = nil
+        state.reads = nil
+      }
+      return (state.waiter, state.observer)
+    }
+    observer?.cancel()
+    waiter?.resume(returning: false)
+  }
+
+  deinit {
+    // Nobody can wait any more; release the pending observer's callback now rather
+    // than when its property next changes.
+    state.withLock { $0.observer }?.cancel()
+  }
+}

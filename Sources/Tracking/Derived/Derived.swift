@@ -1,0 +1,212 @@
+
+/// A value computed from tracked properties, cached until one of them changes, and
+/// itself tracked.
+///
+/// ```swift
+/// @Trackable final class Cart {
+///   var prices: [Int] = []
+///   @TrackingIgnored lazy var total = Derived { [unowned self] in prices.reduce(0, +) }
+/// }
+///
+/// let cart = Cart()
+/// cart.total.value          // computes: 0
+/// cart.total.value          // cached: `prices` did not change
+/// cart.prices.append(3)     // marks `total` stale; computes nothing yet
+/// cart.total.value          // computes: 3
+/// ```
+///
+/// - **Cached and lazy.** The closure runs on the first read of ``value``, and again
+///   only on a read after something it read last time changed. Changes that nobody
+///   reads afterwards cost no computation.
+/// - **Tracked.** Reading ``value`` inside ``withTracking(_:onChange:)`` (or an
+///   ``observe(_:)`` callback, a ``TrackedValues`` sequence, another `Derived`) tracks
+///   the derived value, not the properties behind it. Its observers are told when one
+///   of its inputs is about to change (`willSet` timing, like a stored property) and
+///   after it changed (`didSet` timing).
+/// - **Only when changed.** With ``init(notifyingOnlyWhenChanged:_:)`` and an
+///   `Equatable` value, an input change that leaves the value equal notifies no one.
+///   The value is then recomputed eagerly, on the mutating thread, right after the
+///   input changed, and both notifications (`willSet`, then `didSet`) are sent at that
+///   point, once the new value is known: during the `willSet` notification ``value``
+///   still returns the old value. This mode gives up laziness.
+/// - **Glitch-free.** In a diamond (`b` and `c` derived from `a`, `d` from `b` and
+///   `c`), a read of `d` made while `a` is changing — including from an observer of
+///   `d` — never mixes old and new inputs: while an input is between its `willSet`
+///   and its `didSet`, reads compute from the inputs' current state without using or
+///   filling the cache. After the change, the next read recomputes each stale value
+///   once.
+/// - **Lifetime.** A `Derived` holds its closure and nothing else: the objects it
+///   reads are not kept alive by it beyond what the closure captures, and they do not
+///   keep it alive. Releasing a `Derived` cancels its pending tracking.
+///
+/// Threads: a `Derived` may be shared (it is `Sendable`) and its own bookkeeping is
+/// locked, so inputs may be mutated and the value read from several threads. Its
+/// closure, however, runs on the thread that reads ``value`` (and, in the
+/// only-when-changed mode, on the thread that mutates an input), so read it only
+/// where the closure may run — the same rule as for the `@Trackable` objects the
+/// closure reads, whose storage is not synchronized. As with
+/// ``withTracking(_:onChange:)``, a change made on another thread *while* a
+/// recomputation is reading the inputs can go unnoticed until the next change of an
+/// input; keep the mutations and reads of one `Derived` on one actor when that matters.
+///
+/// Reading a `Derived` from its own closure (directly or through others) recurses
+/// without end, as a computed property reading itself would.
+public final class Derived<Value>: Trackable, @unchecked Sendable {
+  private let registrar = TrackingRegistrar()
+  private let compute: () -> Value
+  /// Set in the only-when-changed mode.
+  private let isEqual: ((Value, Value) -> Bool)?
+  private let state = Locked(DerivedState<Value>())
+
+  /// A derived value whose observers are notified whenever one of its inputs changes.
+  ///
+  /// - Parameter compute: Computes the value from tracked properties (and other
+  ///   `Derived` values). Runs on the thread that reads ``value``, only when the
+  ///   cached value is missing or stale.
+  public init(_ compute: @escaping () -> Value) {
+    self.compute = compute
+    self.isEqual = nil
+  }
+
+  /// A derived value whose observers are notified only when an input change yields a
+  /// different value, if `notifyingOnlyWhenChanged` is `true`.
+  ///
+  /// In that mode the value is recomputed eagerly on the mutating thread right after
+  /// each input change (see the type's discussion for the timing). With
+  /// `notifyingOnlyWhenChanged: false` this is ``init(_:)``.
+  public init(notifyingOnlyWhenChanged: Bool, _ compute: @escaping () -> Value) where Value: Equatable {
+    self.compute = compute
+    self.isEqual = notifyingOnlyWhenChanged ? { $0 == $1 } : nil
+  }
+
+  deinit {
+    state.withLock { $0.retireCurrentRound() }?.cancel()
+  }
+
+  /// The derived value: the cached one when its inputs have not changed since it was
+  /// computed, else freshly computed.
+  ///
+  /// Reading it inside a tracking scope tracks this derived value (not its inputs).
+  public var value: Value {
+    registrar.access(self, property: 0, keyPath: \.value)
+    return currentValue()
+  }
+
+  /// How many times the closure has run. For tests, benchmarks and diagnostics.
+  public var recomputeCount: Int { state.withLock { $0.recomputeCount } }
+
+  /// Whether the next read of ``value`` returns the cached value without computing.
+  public var isCached: Bool { state.withLock { $0.isValid && $0.inFlightCount == 0 } }
+
+  // MARK: Reading
+
+  private enum Plan {
+    case cached(Value)
+    /// An input is between its `willSet` and its `didSet`: compute from the inputs'
+    /// current state, neither trusting nor filling the cache.
+    case untracked
+    case tracked(generation: UInt64)
+  }
+
+  private func currentValue() -> Value {
+    let plan = state.withLock { state -> Plan in
+      if state.inFlightCount > 0 { return .untracked }
+      if state.isValid, let cached = state.cached { return .cached(cached) }
+      return .tracked(generation: state.generation)
+    }
+    switch plan {
+    case .cached(let value):
+      return value
+    case .untracked:
+      let value = withoutTracking(compute)
+      state.withLock { $0.recomputeCount += 1 }
+      return value
+    case .tracked(let generation):
+      let value = recompute()
+      state.withLock { $0.store(value, ifStillAt: generation) }
+      return value
+    }
+  }
+
+  /// Runs the closure in a tracking scope of its own and installs the observer of
+  /// the new round, retiring the previous one. Does not store the value.
+  ///
+  /// The scope is isolated from any enclosing one (`withoutTracking`): whoever reads
+  /// ``value`` depends on this object, not on its inputs.
+  private func recompute() -> Value {
+    let round = DerivedRound()
+    let weakSelf = WeakDerived(self)
+    let (value, observer) = withoutTracking {
+      track(compute, kind: .willSetThenDidSet) {
+        (
+          .plain { weakSelf.object?.inputWillChange(round) },
+          .plain { weakSelf.object?.inputDidChange(round) }
+        )
+      }
+    }
+    let previous = state.withLock { state -> TrackingObserver? in
+      state.recomputeCount += 1
+      let previous = state.retireCurrentRound()
+      state.round = round
+      state.observer = observer
+      return previous
+    }
+    if previous !== observer { previous?.cancel() }
+    return value
+  }
+
+  // MARK: Input changes (on the mutating thread)
+
+  private func inputWillChange(_ round: DerivedRound) {
+    let notify = state.withLock { state -> Bool in
+      guard !round.isRetired else { return false }
+      state.invalidate()
+      if !round.isInFlight {
+        round.isInFlight = true
+        state.inFlightCount += 1
+      }
+      return isEqual == nil
+    }
+    if notify { registrar.willSet(self, property: 0, keyPath: \.value) }
+  }
+
+  private func inputDidChange(_ round: DerivedRound) {
+    // The round's observer has ended: the next read (or the eager recomputation
+    // below) installs a new one.
+    let accepted = state.withLock { state -> (previous: Value?, generation: UInt64)? in
+      guard !round.isRetired else { return nil }
+      state.retire(round)
+      state.invalidate()
+      return (state.cached, state.generation)
+    }
+    guard let accepted else { return }
+    guard let isEqual else {
+      registrar.didSet(self, property: 0, keyPath: \.value)
+      return
+    }
+    let generation = accepted.generation
+    let value = recompute()
+    if let previous = accepted.previous, isEqual(previous, value) {
+      state.withLock { $0.store(value, ifStillAt: generation) }
+      return
+    }
+    // Announce with Apple's timing: `willSet` observers still read the old value.
+    if let previous = accepted.previous {
+      state.withLock { $0.store(previous, ifStillAt: generation) }
+    }
+    registrar.willSet(self, property: 0, keyPath: \.value)
+    state.withLock { state in
+      state.isValid = false
+      state.store(value, ifStillAt: generation)
+    }
+    registrar.didSet(self, property: 0, keyPath: \.value)
+  }
+}
+
+extension Derived: CustomStringConvertible {
+  /// The cached value if there is one, without computing or tracking anything.
+  public var description: String {
+    let cached = state.withLock { $0.isValid ? $0.cached : nil }
+    return cached.map { "Derived(\($0))" } ?? "Derived(<stale>)"
+  }
+}

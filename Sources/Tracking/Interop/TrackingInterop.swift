@@ -1,0 +1,193 @@
+import CTrackingSupport
+
+#if canImport(Observation)
+  import Observation
+#endif
+
+/// Switches for working together with Apple's `Observation` module.
+///
+/// Both directions cost something, so both are off by default where no UI framework
+/// needs them (on Linux, for instance), and each can be turned on at any time:
+///
+/// - ``relaysToAppleObservation``: objects made by ``Trackable()`` also report their
+///   reads and writes to an Apple `ObservationRegistrar`, so Apple's
+///   `withObservationTracking`, `Observations` and SwiftUI see them. Every read then
+///   pays Apple's price as well as ours. On by default where SwiftUI exists.
+/// - ``observesAppleObservables``: ``withTracking(_:onChange:)`` and everything built
+///   on it also notice changes of Apple `@Observable` objects read inside them, by
+///   running the scope inside Apple's `withObservationTracking`. Every scope then pays
+///   Apple's full tracking cycle. Off by default.
+///
+/// Where `Observation` cannot be imported (or the OS is older than Apple's module),
+/// both switches read `false` and setting them does nothing.
+public enum TrackingInterop {
+  private static let relayBit = 1
+  private static let appleScopesBit = 2
+
+  /// Whether reads and writes of tracked properties are relayed to Apple's
+  /// `ObservationRegistrar`.
+  public static var relaysToAppleObservation: Bool {
+    get { isRelaying }
+    set { setFlag(relayBit, newValue) }
+  }
+
+  /// Whether tracking scopes also observe Apple `@Observable` objects.
+  ///
+  /// Apple's one-shot tracking cannot be cancelled: after one of our scopes fires
+  /// through one of our objects, the Apple tracking it installed stays pending until
+  /// the Apple property it read changes (and then does nothing).
+  /// Apple's public API reports only will-set changes, so a `didChange` callback
+  /// fired by an Apple object runs before that object's value changes, and its
+  /// ``TrackedChange`` has no subject or key path.
+  public static var observesAppleObservables: Bool {
+    get { tracking_interop_flags() & appleScopesBit != 0 }
+    set { setFlag(appleScopesBit, newValue) }
+  }
+
+  @inlinable
+  static var isRelaying: Bool {
+    tracking_interop_flags() & 1 != 0
+  }
+
+  private static func setFlag(_ bit: Int, _ on: Bool) {
+    guard isAvailable else { return }
+    tracking_interop_set_flag(bit, on)
+  }
+
+  /// Whether Apple's `Observation` module can be used on this system.
+  public static var isAvailable: Bool {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) { return true }
+    #endif
+    return false
+  }
+
+  /// Turns relaying on where SwiftUI can be imported; called once by the first registrar.
+  static let applyDefaults: Void = {
+    #if canImport(SwiftUI)
+      relaysToAppleObservation = true
+    #endif
+  }()
+
+  // MARK: Relaying our objects to Apple
+
+  @usableFromInline
+  enum RelayEvent { case access, willSet, didSet }
+
+  @usableFromInline
+  static func relayAccess(_ storage: RegistrarStorage, _ id: Int) { relay(.access, storage, id) }
+
+  @usableFromInline
+  static func relayWillSet(_ storage: RegistrarStorage, _ id: Int) { relay(.willSet, storage, id) }
+
+  @usableFromInline
+  static func relayDidSet(_ storage: RegistrarStorage, _ id: Int) { relay(.didSet, storage, id) }
+
+  /// Reports one event of property `id` of the object owning `storage` to Apple's
+  /// registrar, through the object's ``AppleRelay``.
+  private static func relay(_ event: RelayEvent, _ storage: RegistrarStorage, _ id: Int) {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        let keyPath = AppleRelay.keyPath(id)
+        AppleRelay.of(storage)._withUnsafeGuaranteedRef { relay in
+          switch event {
+          case .access: relay.registrar.access(relay, keyPath: keyPath)
+          case .willSet: relay.registrar.willSet(relay, keyPath: keyPath)
+          case .didSet: relay.registrar.didSet(relay, keyPath: keyPath)
+          }
+        }
+      }
+    #endif
+  }
+
+  // MARK: Apple objects inside our scopes
+
+  @usableFromInline
+  static func trackIncludingApple<T, Failure: Error>(
+    _ apply: () throws(Failure) -> T,
+    kind: TrackingObserver.Kind,
+    handlers: () -> (TrackingObserver.Handler?, TrackingObserver.Handler?)
+  ) throws(Failure) -> (value: T, observer: TrackingObserver?) {
+    #if canImport(Observation)
+      if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        let (willSet, didSet) = handlers()
+        nonisolated(unsafe) let observer = TrackingObserver.make(kind: kind, willSet: willSet, didSet: didSet)
+        let (result, list) = Observation.withObservationTracking {
+          AccessList.collect { () -> Result<T, Failure> in
+            do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
+          }
+        } onChange: {
+          observer.notifyExternalChange()
+        }
+        let value = try result.get()
+        list.install(observer)
+        return (value, observer)
+      }
+    #endif
+    return try trackOwnObjects(apply, kind: kind, handlers: handlers)
+  }
+}
+
+#if canImport(Observation)
+  /// Stands in for one of our objects in Apple's registrar: property `id` of the
+  /// object is `\AppleRelay[property: id]` here. One relay per object, made on first
+  /// use and owned by the object's registrar storage.
+  @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+  final class AppleRelay: Observation.Observable, @unchecked Sendable {
+    let registrar = ObservationRegistrar()
+
+    subscript(property id: Int) -> Int { id }
+
+    /// The relay of the object owning `storage`, made on first use. Once made it is
+    /// published in the storage's `appleRelay` word and read from there without the
+    /// lock (the storage's state keeps it alive as long as the storage lives).
+    @inline(__always)
+    static func of(_ storage: RegistrarStorage) -> Unmanaged<AppleRelay> {
+      let published = tracking_atomic_load_acquire(&storage.sync.pointee.appleRelay)
+      if let pointer = UnsafeRawPointer(bitPattern: published) {
+        return Unmanaged.fromOpaque(pointer)
+      }
+      return make(for: storage)
+    }
+
+    @inline(never)
+    private static func make(for storage: RegistrarStorage) -> Unmanaged<AppleRelay> {
+      storage.withLock { state in
+        let extras = state.extrasCreatingIfNeeded()
+        if let relay = extras.appleRelay as? AppleRelay { return Unmanaged.passUnretained(relay) }
+        let relay = AppleRelay()
+        extras.appleRelay = relay
+        let unmanaged = Unmanaged.passUnretained(relay)
+        tracking_atomic_store_release(
+          &storage.sync.pointee.appleRelay, Int(bitPattern: unmanaged.toOpaque()))
+        return unmanaged
+      }
+    }
+
+    /// Key paths of the properties the macro numbers with small identifiers, made
+    /// once (the table is immutable and key paths are immutable objects, so reads
+    /// need no lock; `nonisolated(unsafe)` only because `KeyPath` is not `Sendable`).
+    nonisolated(unsafe) private static let commonKeyPaths: [KeyPath<AppleRelay, Int>] = (0..<64).map { \AppleRelay[property: $0] }
+
+    /// Key paths of other identifiers, made on first use.
+    private static let otherKeyPaths = Locked<[Int: KeyPath<AppleRelay, Int>]>([:])
+
+    /// Key paths are made once per identifier and reused, so that Apple's registrar
+    /// sees equal keys for every read and write of one property.
+    @inline(__always)
+    static func keyPath(_ id: Int) -> KeyPath<AppleRelay, Int> {
+      if id >= 0 && id < 64 { return commonKeyPaths[id] }
+      return otherKeyPath(id)
+    }
+
+    @inline(never)
+    private static func otherKeyPath(_ id: Int) -> KeyPath<AppleRelay, Int> {
+      otherKeyPaths.withLock { cache in
+        if let keyPath = cache[id] { return keyPath }
+        let keyPath = \AppleRelay[property: id]
+        cache[id] = keyPath
+        return keyPath
+      }
+    }
+  }
+#endif
