@@ -4,7 +4,7 @@
 #else
   import OpenCombine
 #endif
-import Tracking
+@_spi(Testing) import Tracking
 
 /// A tracked stand-in for one `ObservableObject`: reading ``version`` inside a tracking
 /// scope records a dependency through the ordinary registrar, and the object's
@@ -78,21 +78,29 @@ package enum ChangeBeacons {
   private static let table = Locked(Table())
 
   /// The beacon of `object`, attaching one to its `objectWillChange` on first use.
+  ///
+  /// The table's lock only guards the table: subscribing runs the object's publisher
+  /// (user code, which may emit at once and so run tracking callbacks), so it happens
+  /// after the lock is released. A thread that finds the beacon meanwhile uses it; the
+  /// subscription follows at once.
   package static func beacon<Object: ObservableObject>(for object: Object) -> ChangeBeacon {
     let key = ObjectIdentifier(object)
-    return table.withLock { table -> ChangeBeacon in
+    let (beacon, isNew) = table.withLock { table -> (ChangeBeacon, Bool) in
       if let entry = table.entries[key], entry.object === object, let beacon = entry.beacon {
-        return beacon
+        return (beacon, false)
       }
       let beacon = ChangeBeacon()
-      object.objectWillChange.subscribe(BeaconSubscriber<Object.ObjectWillChangePublisher.Output>(beacon))
       if table.entries.count >= table.sweepThreshold {
         table.entries = table.entries.filter { $0.value.object != nil && $0.value.beacon != nil }
         table.sweepThreshold = Swift.max(64, table.entries.count * 2)
       }
       table.entries[key] = Entry(object: object, beacon: beacon)
-      return beacon
+      return (beacon, true)
     }
+    if isNew {
+      object.objectWillChange.subscribe(BeaconSubscriber<Object.ObjectWillChangePublisher.Output>(beacon))
+    }
+    return beacon
   }
 
   /// Whether `object` has a live beacon (without attaching one); for tests.

@@ -47,7 +47,10 @@ where Downstream.Input == Output, Downstream.Failure == Never {
     let result = withoutTracking {
       // `withoutTracking` keeps these reads out of any scope that is active on the
       // mutating thread (the mutation may happen inside someone's `apply`).
-      track(read, kind: timing == .didSet ? .didSetOnce : .willSetThenDidSet) { handlers }
+      track(read) {
+        let (willSet, didSet) = handlers
+        return .make(kind: timing == .didSet ? .didSetOnce : .willSetThenDidSet, willSet: willSet, didSet: didSet)
+      }
     }
     let stillActive = state.withLock { state -> Bool in
       guard state.downstream != nil else { return false }

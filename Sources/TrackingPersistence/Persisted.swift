@@ -46,7 +46,7 @@ public final class Persisted<Model: Trackable & Codable> {
 
   private let recorder: ChangeRecorder<Model>
   private let writer: PersistenceWriter
-  private var observation: ObservationToken?
+  private var observation: TrackingToken?
 
   /// Restores the model from `storage` (or makes it with `makeDefault`) and starts
   /// saving it on every change.
@@ -75,15 +75,13 @@ public final class Persisted<Model: Trackable & Codable> {
     recorder = ChangeRecorder(model: model, writer: writer, onError: onError)
     guard isSaving else { return }
     precondition(isolation != nil, "Persisted must be created on the actor that owns the model")
-    // The closure uses `isolation` (captured implicitly: a capture-list copy would not
-    // be the isolated parameter), so it is isolated to the model's actor and only ever
-    // runs there: the recorder never leaves that actor.
+    // The observation runs its body only on `isolation`, the model's actor, so the
+    // recorder never leaves that actor (hence the unchecked box).
     // (Erased to a plain closure first, so the `@Sendable` one doesn't capture `Model`.)
     let record = UncheckedSendable<() -> Void>({ [recorder] in recorder.record() })
-    observation = observeCoalesced(isolation: isolation) { [record] in
-      _ = isolation
-      record.value()
-    }
+    observation = ContinuousObservation.start(
+      options: .willSet, delivery: .coalesced, firstRun: .immediate,
+      body: .onIsolation(isolation) { _ in record.value() })
   }
 
   /// Restores the model from the JSON file at `url` (or makes it with `makeDefault`) and

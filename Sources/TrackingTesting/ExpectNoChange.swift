@@ -69,14 +69,23 @@ public func expectNoChange<T, C: Clock<Duration>>(
 /// #expect(count == 3)
 /// ```
 public func changeCount<T>(
-  of expression: @escaping @Sendable () -> T,
+  @_inheritActorContext of expression: @escaping @isolated(any) @Sendable () -> T,
   during action: () throws -> Void
 ) rethrows -> Int {
-  let counter = ChangeCounter(expression)
-  defer { counter.end() }
-  counter.start()
-  try action()
-  return counter.count
+  // A continuous tracking run once per change (once per transaction), synchronously,
+  // with the expression's isolation; the first run only installs the tracking.
+  let runs = Locked(0)
+  let token = ContinuousObservation.start(
+    options: .didSet, delivery: .immediate, firstRun: .immediate,
+    body: .onIsolation(expression.isolation) { _ in
+      runs.withLock { $0 += 1 }
+      _ = callOnItsActor(expression, checked: false)
+    })
+  return try withExtendedLifetime(token) {
+    let before = runs.withLock { $0 }
+    try action()
+    return runs.withLock { $0 } - before
+  }
 }
 
 /// The tracking behind `expectNoChange`: remembers the first change of what the
@@ -90,8 +99,8 @@ private struct NoChangeWatch {
 
   init<T>(_ expression: () -> T, _ label: String?, _ location: TrackingTestLocation) throws {
     let firstChange = self.firstChange
-    let (_, observer) = track(expression, kind: .willSetOnce) {
-      (.change { change in firstChange.withLock { $0 = $0 ?? describe(change) } }, nil)
+    let (_, observer) = track(expression) {
+      .make(kind: .willSetOnce, willSet: .event { event in firstChange.withLock { $0 = $0 ?? describe(event) } }, didSet: nil)
     }
     guard let observer else { throw TrackingTestError.nothingTracked(expression: label, location: location) }
     self.observer = observer
@@ -108,54 +117,12 @@ private struct NoChangeWatch {
   func end() { observer.cancel() }
 }
 
-/// Names the property of a change for a failure message: its key path where the
-/// platform can print it (`\Model.count`), else its number in the object's registrar.
-private func describe(_ change: TrackedChange) -> String {
-  let type = change.subject.map { String(describing: Swift.type(of: $0)) } ?? "an object"
-  if let keyPath = change.keyPath, !"\(keyPath)".contains("<") {
-    return "\(keyPath)"
-  }
-  return "property #\(change.propertyID) of \(type)"
-}
-
-/// The re-tracking loop behind `changeCount`.
-private final class ChangeCounter<T>: Sendable {
-  private struct State {
-    var count = 0
-    var ended = false
-    var observer: TrackingObserver?
-  }
-
-  private let expression: @Sendable () -> T
-  private let state = Locked(State())
-
-  init(_ expression: @escaping @Sendable () -> T) { self.expression = expression }
-
-  var count: Int { state.withLock { $0.count } }
-
-  func start() {
-    let (_, observer) = track(expression, kind: .didSetOnce) {
-      (nil, .plain { [weak self] in self?.changed() })
-    }
-    let cancel = state.withLock { state -> Bool in
-      state.observer = observer
-      return state.ended
-    }
-    if cancel { observer?.cancel() }
-  }
-
-  private func changed() {
-    let ended = state.withLock { state -> Bool in
-      if !state.ended { state.count += 1 }
-      return state.ended
-    }
-    if !ended { start() }
-  }
-
-  func end() {
-    state.withLock { state -> TrackingObserver? in
-      state.ended = true
-      return state.observer
-    }?.cancel()
-  }
+/// Names the property of a change for a failure message: `Type.name` where the macro
+/// named it, else its key path where the platform can print it (`\Model.count`), else
+/// its number in the object's registrar.
+private func describe(_ event: TrackingEvent) -> String {
+  let type = event.objectType.map { String(describing: $0) } ?? "an object"
+  if let name = event.propertyName { return "\(type).\(name)" }
+  if let keyPath = event.keyPath, !"\(keyPath)".contains("<") { return "\(keyPath)" }
+  return event.propertyID.map { "property #\($0) of \(type)" } ?? "a property of \(type)"
 }

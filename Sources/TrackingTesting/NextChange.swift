@@ -29,7 +29,7 @@ import Tracking
 ///   task is cancelled.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
 public func nextChange<T: Sendable, C: Clock<Duration>>(
-  of expression: @escaping @Sendable () -> T,
+  @_inheritActorContext of expression: @escaping @isolated(any) @Sendable () -> T,
   _ label: String? = nil,
   timeout: Duration = .seconds(1),
   clock: C = ContinuousClock(),
@@ -38,8 +38,14 @@ public func nextChange<T: Sendable, C: Clock<Duration>>(
 ) async throws -> T {
   let location = TrackingTestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
   let mailbox = ChangeMailbox<T>()
-  let (_, observer) = track(expression, kind: .didSetOnce) {
-    (nil, .plain { mailbox.deliver(expression()) })
+  // The new value is read where the expression may run: synchronously when the change
+  // happens on its isolation, else scheduled there; and never recorded by a tracking
+  // scope that happens to be active on the mutating thread.
+  let read = ContinuousObservation.Body.onIsolation(expression.isolation) { _ in
+    mailbox.deliver(withoutTracking { callOnItsActor(expression, checked: false) })
+  }
+  let (_, observer) = track({ callOnItsActor(expression) }) {
+    .make(kind: .didSetOnce, willSet: nil, didSet: .plain { Isolation.run(read) })
   }
   guard let observer else { throw TrackingTestError.nothingTracked(expression: label, location: location) }
   defer { observer.cancel() }

@@ -21,7 +21,7 @@ enum CoreChapter {
     cart.coupon = "SPRING"  // never read: nothing
 
     Narrator.chapter("2. didChange: after the change, with the new value")
-    withTracking { _ = cart.coupon } didChange: { change in
+    withTracking { _ = cart.coupon } didSet: { change in
       let coupon = change.value(of: \Cart.coupon) ?? nil
       Narrator.say("didChange: coupon is now \(coupon ?? "none")")
     }

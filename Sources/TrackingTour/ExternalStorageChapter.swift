@@ -25,7 +25,7 @@ enum ExternalStorageChapter {
   static func run() {
     Narrator.chapter("6. A tracked property over external storage")
     let settings = AppSettings()
-    withTracking { _ = settings.volume } didChange: { _ in
+    withTracking { _ = settings.volume } didSet: { _ in
       Narrator.say("volume changed to \(settings.volume)")
     }
     settings.volume = 0.8

@@ -1,5 +1,5 @@
 #if canImport(Combine) || OpenCombine
-import Tracking
+@_spi(Testing) import Tracking
 import Testing
 import TrackingCombine
 
@@ -56,7 +56,7 @@ struct LegacyBridgeTests {
   @Test func willChangeRunsWhileTheLegacyObjectHoldsTheOldValue() {
     let legacy = LegacyModel()
     let seen = Received<Int>()
-    withTracking { legacy.track(); _ = legacy.count } willChange: { _ in seen.append(legacy.count) }
+    withTracking { legacy.track(); _ = legacy.count } willSet: { _ in seen.append(legacy.count) }
     legacy.count = 5
     #expect(seen.values == [0])
   }

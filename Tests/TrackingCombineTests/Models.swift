@@ -1,6 +1,6 @@
 #if canImport(Combine) || OpenCombine
 import Foundation
-import Tracking
+@_spi(Testing) import Tracking
 
 #if canImport(Combine)
   import Combine

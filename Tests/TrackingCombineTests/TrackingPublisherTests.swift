@@ -1,6 +1,6 @@
 #if canImport(Combine) || OpenCombine
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 import TrackingCombine
 
 #if canImport(Combine)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 import TrackingPersistence
 
 @MainActor

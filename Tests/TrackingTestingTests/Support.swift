@@ -1,7 +1,7 @@
 import Testing
 import Clocks
 import Foundation
-@testable import Tracking
+@_spi(Testing) @testable import Tracking
 
 /// The actor these tests are isolated to, standing in for an app's main actor.
 @globalActor actor UIActor {

@@ -1,5 +1,5 @@
 import Clocks
-@testable import Tracking
+@_spi(Testing) @testable import Tracking
 import Testing
 
 import TrackingTesting

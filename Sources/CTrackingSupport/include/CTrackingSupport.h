@@ -16,7 +16,8 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#else
+#endif
+#if !defined(_WIN32)
 #include <pthread.h>
 #endif
 
@@ -39,10 +40,57 @@ static inline __attribute__((always_inline)) void tracking_set_current_scope(voi
   tracking_current_scope_storage = scope;
 }
 
+/// The calling thread's batch of deferred did-set notifications, or NULL
+/// (see NotificationBatch.swift). Initial-exec, like the scope slot.
+extern _Thread_local void *_Nullable tracking_current_batch_storage
+    __attribute__((tls_model("initial-exec")));
+
+static inline __attribute__((always_inline)) void *_Nullable tracking_current_batch(void) {
+  return tracking_current_batch_storage;
+}
+
+static inline __attribute__((always_inline)) void tracking_set_current_batch(void *_Nullable batch) {
+  tracking_current_batch_storage = batch;
+}
+
 /// The value the scope slot holds while a region requires tracking but no scope is
 /// active (see RequiredTracking.swift). Never dereferenced.
 static inline __attribute__((always_inline)) void *_Nonnull tracking_required_marker(void) {
   return (void *)1;
+}
+
+/// An identifier of the calling thread, equal only for the same live thread.
+static inline uintptr_t tracking_current_thread(void) {
+#if defined(_WIN32)
+  return (uintptr_t)GetCurrentThreadId();
+#else
+  return (uintptr_t)pthread_self();
+#endif
+}
+
+/// The concurrency runtime's check that the calling code runs on the serial executor
+/// `(identity, implementation)` (Swift's `UnownedSerialExecutor`, two words). The
+/// standard library keeps it internal, so it is declared here with Swift's calling
+/// convention. Flags 0 ask it never to trap (the older entry point without flags may
+/// trap for the main queue instead of answering). Weak: runtimes before Swift 6.2 (Apple
+/// OSes before 26) do not have it.
+extern bool swift_task_isCurrentExecutorWithFlags(const void *_Nullable identity, uintptr_t implementation,
+                                                  uint64_t flags) __attribute__((swiftcall)) __attribute__((weak));
+
+/// 1 if the calling code runs on the executor, 0 if not, -1 if the runtime cannot say.
+static inline int tracking_is_current_executor(const void *_Nullable identity, uintptr_t implementation) {
+  if (!swift_task_isCurrentExecutorWithFlags) return -1;
+  return swift_task_isCurrentExecutorWithFlags(identity, implementation, 0) ? 1 : 0;
+}
+
+/// Whether the calling thread is the process's main thread, where the runtime can
+/// tell cheaply (Apple systems); -1 elsewhere.
+static inline int tracking_is_main_thread(void) {
+#if defined(__APPLE__)
+  return pthread_main_np();
+#else
+  return -1;
+#endif
 }
 
 // MARK: Atomics on a word
@@ -64,10 +112,36 @@ static inline void tracking_atomic_store_release(tracking_atomic_word *_Nonnull 
 static inline intptr_t tracking_atomic_fetch_add(tracking_atomic_word *_Nonnull w, intptr_t d) {
   return atomic_fetch_add_explicit(&w->value, d, memory_order_acq_rel);
 }
+/// Sequentially consistent forms, for the two places that need a store-load order
+/// (a write's change epoch against an install's observed mask; see RegistrarStorage).
+static inline intptr_t tracking_atomic_fetch_add_seq_cst(tracking_atomic_word *_Nonnull w, intptr_t d) {
+  return atomic_fetch_add_explicit(&w->value, d, memory_order_seq_cst);
+}
+static inline intptr_t tracking_atomic_load_seq_cst(tracking_atomic_word *_Nonnull w) {
+  return atomic_load_explicit(&w->value, memory_order_seq_cst);
+}
+static inline void tracking_atomic_fence_seq_cst(void) {
+  atomic_thread_fence(memory_order_seq_cst);
+}
+/// Sets `bits` in the word; relaxed (see RegistrarStorage for why that is enough).
+static inline void tracking_atomic_or_relaxed(tracking_atomic_word *_Nonnull w, intptr_t bits) {
+  atomic_fetch_or_explicit(&w->value, bits, memory_order_relaxed);
+}
+static inline void tracking_atomic_store_relaxed(tracking_atomic_word *_Nonnull w, intptr_t v) {
+  atomic_store_explicit(&w->value, v, memory_order_relaxed);
+}
 /// Compare-and-swap; true when `expected` was found and replaced by `desired`.
 static inline bool tracking_atomic_cas(tracking_atomic_word *_Nonnull w, intptr_t expected, intptr_t desired) {
   return atomic_compare_exchange_strong_explicit(&w->value, &expected, desired,
                                                  memory_order_acq_rel, memory_order_acquire);
+}
+
+/// The next serial number for a registrar's storage (1, 2, …; relaxed: only
+/// uniqueness matters).
+extern tracking_atomic_word tracking_storage_serials;
+
+static inline uint64_t tracking_next_storage_serial(void) {
+  return (uint64_t)atomic_fetch_add_explicit(&tracking_storage_serials.value, 1, memory_order_relaxed) + 1;
 }
 
 // MARK: Interop switches
@@ -79,6 +153,10 @@ extern tracking_atomic_word tracking_interop_flags_storage;
 
 static inline __attribute__((always_inline)) intptr_t tracking_interop_flags(void) {
   return atomic_load_explicit(&tracking_interop_flags_storage.value, memory_order_relaxed);
+}
+static inline bool tracking_interop_cas_flags(intptr_t expected, intptr_t desired) {
+  return atomic_compare_exchange_strong_explicit(&tracking_interop_flags_storage.value, &expected, desired,
+                                                 memory_order_acq_rel, memory_order_acquire);
 }
 static inline void tracking_interop_set_flag(intptr_t bit, bool on) {
   if (on) {
@@ -163,13 +241,20 @@ static inline void tracking_lock_unlock(tracking_lock *_Nonnull l) {
 #endif
 }
 
-/// What a registrar keeps outside Swift's exclusivity checking: its lock, the mask
-/// of properties that installed observers watch (read without the lock on the
-/// mutation path), and the object relaying to Apple's registrar once there is one
-/// (an unretained pointer, published once and read without the lock on every
-/// relayed access; the registrar's state owns it).
+/// What a registrar keeps outside Swift's exclusivity checking (RegistrarStorage.swift
+/// documents each word and its memory order):
+/// - `readMask`: the properties ever read inside a tracking scope (only grows); a write
+///   of any other property returns after loading this one word;
+/// - `observedMask`: the properties that installed observers watch (under the lock);
+/// - `changeEpoch`: counts changes of read properties, so that an install can tell
+///   whether another thread changed something after the scope read it;
+/// - `appleRelay`: the object relaying to Apple's registrar once there is one (an
+///   unretained pointer, published once; the registrar's state owns it);
+/// - the lock.
 typedef struct {
+  tracking_atomic_word readMask;
   tracking_atomic_word observedMask;
+  tracking_atomic_word changeEpoch;
   tracking_atomic_word appleRelay;
   tracking_lock lock;
 } tracking_registrar_sync;

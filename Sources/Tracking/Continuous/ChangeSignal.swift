@@ -16,14 +16,16 @@ final class ChangeSignal: @unchecked Sendable {
     var evaluating = false
     var waiter: UnsafeContinuation<Bool, Never>?
     var observer: TrackingObserver?
-    /// What the installed observer watches (for ``watch(_:)``).
-    var reads: AccessList?
+    /// What the installed observer watches (for ``watch(_:)``); keeps nothing alive.
+    var signature = ReadSignature.empty
   }
 
   private let state = Locked(State())
 
   /// The handler that observers installed for this signal call: signals it, without
   /// keeping it alive. Made once in `init`, shared by every round's observer.
+  /// (`@exclusivity(unchecked)`: written once, in `init`, before the signal is shared;
+  /// only read afterwards, from any thread.)
   @usableFromInline @exclusivity(unchecked) private(set) var onChange = TrackingObserver.Handler.plain {}
 
   @usableFromInline
@@ -84,29 +86,39 @@ final class ChangeSignal: @unchecked Sendable {
   /// when the round read the same properties of the same objects as the previous
   /// round (the usual case, which then costs no allocation and no install), else
   /// installs a new one and cancels the previous one.
+  ///
+  /// A change that another thread made while the round was reading (ignored by
+  /// `signal()` while `evaluating`) is caught here: it leaves a change pending, so the
+  /// next `wait()` returns at once and the final value is never lost.
   @usableFromInline
   func watch(_ reads: AccessList) {
+    let signature = reads.signature
     let unchanged = state.withLock { state -> Bool in
-      state.evaluating = false
-      guard let observer = state.observer, observer.isPending, let previous = state.reads else { return false }
-      return previous.readsTheSame(as: reads)
+      guard let observer = state.observer, observer.isPending else { return false }
+      return state.signature == signature
     }
-    if unchanged { return }
-    var observer: TrackingObserver?
-    if !reads.isEmpty {
-      let new = TrackingObserver.make(kind: .willSetRepeating, willSet: onChange, didSet: nil)
-      reads.install(new)
-      observer = new
-    }
-    let (previous, cancelled) = state.withLock { state in
-      defer {
-        state.observer = observer
-        state.reads = reads
+    if !unchanged {
+      var observer: TrackingObserver?
+      if !reads.isEmpty {
+        let new = TrackingObserver.make(kind: .willSetRepeating, willSet: onChange, didSet: nil)
+        reads.install(new)
+        observer = new
       }
-      return (state.observer, state.cancelled)
+      let (previous, cancelled) = state.withLock { state in
+        defer {
+          state.observer = observer
+          state.signature = signature
+        }
+        return (state.observer, state.cancelled)
+      }
+      previous?.cancel()
+      if cancelled { observer?.cancel() }
     }
-    previous?.cancel()
-    if cancelled { observer?.cancel() }
+    let changedElsewhere = !reads.isEmpty && reads.changedElsewhere()
+    state.withLock { state in
+      state.evaluating = false
+      if changedElsewhere { state.pending = true }
+    }
   }
 
   /// Remembers the observer for the current round, cancelling the previous one.
@@ -129,7 +141,7 @@ final class ChangeSignal: @unchecked Sendable {
       defer {
         state.waiter = nil
         state.observer = nil
-        state.reads = nil
+        state.signature = .empty
       }
       return (state.waiter, state.observer)
     }

@@ -1,24 +1,32 @@
-
-/// Runs `body` now, and again right after every change of what its last run read,
+/// Runs `body` now, and again right after every change of what its latest run read,
 /// until the returned token is cancelled or released.
 ///
-/// Each run is tracked afresh, so reads behind conditions are followed. Re-runs happen
-/// synchronously on the mutating thread, in the property's `didSet` (the new value is
-/// in place). Changes made by `body` itself do not re-run it.
-///
 /// ```swift
-/// let token = observe { label.text = "\(model.count) items" }
+/// token = observe { label.text = "\(model.count) items" }
 /// ```
 ///
-/// See ``ObservationToken`` for the lifetime rule.
-public func observe(_ body: @escaping @Sendable () -> Void) -> ObservationToken {
-  let observation = SynchronousObservation(body)
-  observation.run()
-  return ObservationToken { observation.stop() }
+/// - Each run is tracked afresh, so reads behind conditions are followed. Changes made
+///   by `body` itself do not re-run it.
+/// - `body` is isolated to the caller's actor, so main-actor code may touch main-actor
+///   state in it. It re-runs synchronously, in the changed property's `didSet` (the new
+///   value is in place), when the change happens on that actor (or `body` is
+///   nonisolated); a change made elsewhere re-runs it on its actor as soon as the actor
+///   is free, coalescing the changes made before then.
+/// - Once per change, and once per ``withTransaction(_:)``, however many of the
+///   properties it read changed and however many derived values lead to them.
+/// - No change is lost, including one made on another thread while `body` was reading.
+///
+/// This is ``withContinuousTracking(options:delivery:firstRun:_:)`` with `.didSet`,
+/// immediate delivery and an immediate first run. See ``TrackingToken`` for the
+/// lifetime rule.
+public func observe(
+  @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
+) -> TrackingToken {
+  ContinuousObservation.start(options: .didSet, delivery: .immediate, firstRun: .immediate, body: .plain(body))
 }
 
-/// Runs `body` on its actor now, and again on that actor after changes of what its
-/// last run read, coalescing all the changes made before the actor gets to run it.
+/// Runs `body` now, and again on its actor after changes of what its latest run read,
+/// coalescing all the changes made before the actor gets to run it.
 ///
 /// `body` is isolated to the caller's actor (for example the main actor), so it may
 /// touch that actor's state. The first change schedules one re-run; the re-run waits
@@ -30,97 +38,11 @@ public func observe(_ body: @escaping @Sendable () -> Void) -> ObservationToken 
 ///   token = observeCoalesced { titleLabel.text = model.title }
 /// }
 /// ```
+///
+/// This is ``withContinuousTracking(options:delivery:firstRun:_:)`` with `.willSet`,
+/// coalesced delivery (Apple's) and an immediate first run.
 public func observeCoalesced(
-  isolation: isolated (any Actor)? = #isolation,
   @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
-) -> ObservationToken {
-  let observation = CoalescedObservation(body)
-  if body.isolation === isolation {
-    observation.run(isolation: isolation)
-  } else {
-    observation.scheduleRun()
-  }
-  return ObservationToken { observation.stop() }
-}
-
-/// The state shared by a callback observation's runs: the latest installed observer,
-/// and whether it was stopped.
-final class ObservationRuns: @unchecked Sendable {
-  private struct State {
-    var observer: TrackingObserver?
-    var stopped = false
-  }
-  private let state = Locked(State())
-
-  var isStopped: Bool { state.withLock { $0.stopped } }
-
-  /// Records the observer installed by the latest run (cancelling it at once if the
-  /// observation was stopped meanwhile).
-  func installed(_ observer: TrackingObserver?) {
-    let stopped = state.withLock { state -> Bool in
-      if !state.stopped { state.observer = observer }
-      return state.stopped
-    }
-    if stopped { observer?.cancel() }
-  }
-
-  func stop() {
-    let observer = state.withLock { state -> TrackingObserver? in
-      state.stopped = true
-      defer { state.observer = nil }
-      return state.observer
-    }
-    observer?.cancel()
-  }
-}
-
-final class SynchronousObservation: @unchecked Sendable {
-  private let body: @Sendable () -> Void
-  private let runs = ObservationRuns()
-  /// What each run's observer calls: the next run. Made once, in `init`.
-  @exclusivity(unchecked) private var rerun = TrackingObserver.Handler.plain {}
-
-  init(_ body: @escaping @Sendable () -> Void) {
-    self.body = body
-    rerun = .plain { [weak self] in self?.run() }
-  }
-
-  func run() {
-    guard !runs.isStopped else { return }
-    let (_, observer) = track(body, kind: .didSetOnce) { (nil, rerun) }
-    runs.installed(observer)
-  }
-
-  func stop() { runs.stop() }
-}
-
-final class CoalescedObservation: @unchecked Sendable {
-  private let body: @isolated(any) @Sendable () -> Void
-  private let runs = ObservationRuns()
-
-  /// What each run's observer calls: schedules the next run. Made once, in `init`.
-  @exclusivity(unchecked) private var schedule = TrackingObserver.Handler.plain {}
-
-  init(_ body: @escaping @isolated(any) @Sendable () -> Void) {
-    self.body = body
-    schedule = .plain { [weak self] in self?.scheduleRun() }
-  }
-
-  /// Runs the body tracked; must be called on the body's actor.
-  func run(isolation: isolated (any Actor)?) {
-    guard !runs.isStopped else { return }
-    let (_, observer) = trackIsolated(
-      isolation: isolation, body, kind: .willSetOnce, willSet: schedule, didSet: nil)
-    runs.installed(observer)
-  }
-
-  /// Called in the `willSet` of the first change of a burst: one run, on the body's actor.
-  func scheduleRun() {
-    Task { [weak self] in
-      guard let self else { return }
-      await self.run(isolation: self.body.isolation)
-    }
-  }
-
-  func stop() { runs.stop() }
+) -> TrackingToken {
+  ContinuousObservation.start(options: .willSet, delivery: .coalesced, firstRun: .immediate, body: .plain(body))
 }

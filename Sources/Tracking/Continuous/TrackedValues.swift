@@ -168,7 +168,7 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
           case .iteration(let body): return try callOnItsActor(body, checked: false)
           }
         },
-        kind: .willSetOnce, handlers: { (signal.onChange, nil) })
+        observer: { .make(kind: .willSetOnce, willSet: signal.onChange, didSet: nil) })
       signal.replaceObserver(observer)
       return iteration
     }

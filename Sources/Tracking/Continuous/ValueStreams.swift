@@ -25,32 +25,42 @@ extension Trackable where Self: Sendable {
   }
 
   /// Calls `body` with the previous and the new value of a property after each change,
-  /// synchronously on the mutating thread, until the token is cancelled or released.
+  /// until the token is cancelled or released.
   ///
   /// ```swift
-  /// let token = settings.onChange(of: \.volume) { old, new in print(old, "→", new) }
+  /// token = settings.onChange(of: \.volume) { old, new in volumeLabel.text = "\(old) → \(new)" }
   /// ```
   ///
-  /// The property is read where it is set (in its `didSet`), so for a model isolated to
-  /// an actor the reads happen on that actor, as the model's own setters do.
+  /// `body` is isolated to the caller's actor. It runs synchronously in the property's
+  /// `didSet` when the change happens there (or `body` is nonisolated), and on its actor
+  /// as soon as it is free otherwise; then `old` is the value the previous call saw,
+  /// so changes made in between are folded into one call. The property is read where
+  /// the change is reported.
   public func onChange<Value: Sendable>(
     of keyPath: KeyPath<Self, Value>,
-    _ body: @escaping @Sendable (_ oldValue: Value, _ newValue: Value) -> Void
-  ) -> ObservationToken {
-    // Applied on the thread that mutates the property, which the property's own
-    // isolation already restricts; the first read happens here, where it was formed.
+    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (_ oldValue: Value, _ newValue: Value) -> Void
+  ) -> TrackingToken {
+    // Key paths to actor-isolated properties are not Sendable; this one is only applied
+    // where `body` runs (its isolation), the property's own isolation.
     let keyPath = UncheckedSendable(keyPath)
-    // The value seen by the previous run; `nil` until the first run has read it.
-    let previous = Locked<Value?>(nil)
-    return observe { [self] in
-      let value = self[keyPath: keyPath.value]
-      let old = previous.withLock { stored -> Value? in
-        defer { stored = value }
-        return stored
-      }
-      if let old {
-        withoutTracking { body(old, value) }
-      }
-    }
+    // The value the previous run saw. Only touched by the runs, which happen one at a
+    // time on `body`'s isolation: the unchecked box is sound.
+    let previous = UncheckedSendable(Box<Value?>(nil))
+    return ContinuousObservation.start(
+      options: .didSet, delivery: .immediate, firstRun: .immediate,
+      body: .onIsolation(body.isolation) { [self] _ in
+        let value = self[keyPath: keyPath.value]
+        defer { previous.value.value = value }
+        guard let old = previous.value.value else { return }
+        // On `body`'s isolation (the observation only runs this there): call it directly.
+        typealias Plain = @Sendable (Value, Value) -> Void
+        withoutTracking { unsafeBitCast(body, to: Plain.self)(old, value) }
+      })
   }
+}
+
+/// A mutable cell, for state that one observation's runs share.
+final class Box<Value> {
+  var value: Value
+  init(_ value: Value) { self.value = value }
 }

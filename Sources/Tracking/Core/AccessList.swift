@@ -1,52 +1,103 @@
-/// The reads recorded by one tracking scope: for each registrar read, which of its
-/// properties.
+/// The reads recorded by one tracking scope: for each object read, which of its
+/// properties, and what is needed to tell, when the scope's observer is installed,
+/// whether another thread changed the object meanwhile.
 ///
-/// A scope lives on the stack of ``withTracking(_:onChange:)`` and is published to
-/// the thread through a thread-local pointer, so registrars find it with one load.
-/// The first registrar is held inline: most scopes read one object, and then
-/// recording allocates nothing.
+/// A scope lives on the stack of ``AccessList/collect(_:)`` and is published to the
+/// thread through ``CurrentScope``, so registrars find it with one load. The first
+/// object is held inline: most scopes read one object, and then recording allocates
+/// nothing.
 @usableFromInline
 package struct AccessList {
+  /// One object read by the scope.
+  @usableFromInline
+  struct Entry {
+    @usableFromInline let storage: RegistrarStorage
+    @usableFromInline var properties: PropertySet
+    /// The object's change epoch when the scope first read it.
+    @usableFromInline let epoch: Int
+    /// How many epoch bumps this thread made on the object while the scope was open:
+    /// the scope's own writes, which do not fire it.
+    @usableFromInline var ownWrites = 0
+    /// The object's type, for naming its properties (introspection).
+    @usableFromInline let type: any Trackable.Type
+
+    @usableFromInline
+    init(storage: RegistrarStorage, properties: PropertySet, epoch: Int, type: any Trackable.Type) {
+      self.storage = storage
+      self.properties = properties
+      self.epoch = epoch
+      self.type = type
+    }
+  }
+
+  // The first object's entry, flattened into the list itself: the hot path compares
+  // and updates these fields in place, without copying an entry (which would retain
+  // and release its storage on every read).
   @usableFromInline var firstStorage: RegistrarStorage?
   @usableFromInline var firstProperties = PropertySet()
-  @usableFromInline var others: [(storage: RegistrarStorage, properties: PropertySet)] = []
+  @usableFromInline var firstEpoch = 0
+  @usableFromInline var firstOwnWrites = 0
+  @usableFromInline var firstType: (any Trackable.Type)?
+  @usableFromInline var others: [Entry] = []
+  /// The scope this one is nested in, on this thread (for counting own writes).
+  @usableFromInline var enclosing: UnsafeMutablePointer<AccessList>?
 
   @usableFromInline init() {}
 
   @inlinable package var isEmpty: Bool { firstStorage == nil }
 
-  /// Whether `other` read exactly the same properties of the same registrars, in the
-  /// same order of first reads (a different order counts as different: the caller
-  /// then installs afresh, which is correct, only slower).
-  package func readsTheSame(as other: AccessList) -> Bool {
-    firstStorage === other.firstStorage && firstProperties == other.firstProperties
-      && others.count == other.others.count
-      && zip(others, other.others).allSatisfy { $0.storage === $1.storage && $0.properties == $1.properties }
-  }
-
-  mutating func record(_ storage: RegistrarStorage, _ id: Int) {
+  /// Records a read of property `id` of the object owning `storage`.
+  ///
+  /// The first read of a property marks it read on the object (before the value is
+  /// read: see ``RegistrarStorage``), and the first read of an object notes its change
+  /// epoch.
+  @usableFromInline
+  mutating func record(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
     if firstStorage === storage {
-      firstProperties.insert(id)
+      if firstProperties.insert(id) { storage.markRead(id) }
     } else if firstStorage == nil {
+      storage.markRead(id)
       firstStorage = storage
       firstProperties = PropertySet(id)
-    } else if let index = others.firstIndex(where: { $0.storage === storage }) {
-      others[index].properties.insert(id)
+      firstEpoch = storage.changeEpoch
+      firstType = type
     } else {
-      others.append((storage, PropertySet(id)))
+      recordInOthers(storage, id, type: type)
     }
   }
 
-  private mutating func record(_ storage: RegistrarStorage, _ properties: PropertySet) {
-    if firstStorage === storage {
-      firstProperties.formUnion(properties)
-    } else if firstStorage == nil {
-      firstStorage = storage
-      firstProperties = properties
-    } else if let index = others.firstIndex(where: { $0.storage === storage }) {
-      others[index].properties.formUnion(properties)
+  private mutating func recordInOthers(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
+    if let index = others.firstIndex(where: { $0.storage === storage }) {
+      if others[index].properties.insert(id) { storage.markRead(id) }
     } else {
-      others.append((storage, properties))
+      storage.markRead(id)
+      others.append(Entry(storage: storage, properties: PropertySet(id), epoch: storage.changeEpoch, type: type))
+    }
+  }
+
+  /// Records a dependency on every property of the object owning `storage`.
+  mutating func recordAll(_ storage: RegistrarStorage, type: any Trackable.Type) {
+    storage.markAllRead()
+    merge(Entry(storage: storage, properties: .all, epoch: storage.changeEpoch, type: type))
+  }
+
+  /// Adds one entry of an inner scope: an object this scope already read keeps its own
+  /// epoch and own-write count (the inner scope's writes were counted here too), and
+  /// gains the inner properties; a new object comes with the inner scope's epoch and
+  /// count.
+  private mutating func merge(_ entry: Entry) {
+    if firstStorage === entry.storage {
+      firstProperties.formUnion(entry.properties)
+    } else if firstStorage == nil {
+      firstStorage = entry.storage
+      firstProperties = entry.properties
+      firstEpoch = entry.epoch
+      firstOwnWrites = entry.ownWrites
+      firstType = entry.type
+    } else if let index = others.firstIndex(where: { $0.storage === entry.storage }) {
+      others[index].properties.formUnion(entry.properties)
+    } else {
+      others.append(entry)
     }
   }
 
@@ -54,26 +105,88 @@ package struct AccessList {
   /// scopes read, as Apple's does.
   @usableFromInline
   mutating func merge(_ other: AccessList) {
-    other.forEach { record($0, $1) }
+    other.forEach { merge($0) }
   }
 
-  func forEach(_ body: (RegistrarStorage, PropertySet) -> Void) {
-    guard let firstStorage else { return }
-    body(firstStorage, firstProperties)
-    for (storage, properties) in others { body(storage, properties) }
+  func forEach(_ body: (Entry) -> Void) {
+    guard let firstStorage, let firstType else { return }
+    var first = Entry(storage: firstStorage, properties: firstProperties, epoch: firstEpoch, type: firstType)
+    first.ownWrites = firstOwnWrites
+    body(first)
+    for entry in others { body(entry) }
   }
 
-  /// Installs `observer` on every registrar this scope read.
+  /// Installs `observer` on every object this scope read.
   @usableFromInline
   package func install(_ observer: TrackingObserver) {
-    forEach { storage, properties in storage.install(observer, properties: properties) }
+    forEach { $0.storage.install(observer, properties: $0.properties) }
   }
+
+  /// Whether another thread changed an object this scope read, after the scope first
+  /// read it. Call it after the scope's observer is installed (the order matters: see
+  /// ``RegistrarStorage``). The scope's own writes do not count.
+  ///
+  /// The check is per object: a change of another property of an object the scope read
+  /// counts too, so a rare race can report a change the scope did not depend on; it
+  /// never misses one it did.
+  @usableFromInline
+  package func changedElsewhere() -> Bool {
+    var changed = false
+    forEach { entry in
+      if !changed, entry.storage.changeEpochAfterInstall &- entry.epoch > entry.ownWrites { changed = true }
+    }
+    return changed
+  }
+
+  /// Counts a write of the object owning `storage` as the own write of `scope` and of
+  /// every scope it is nested in that read the object. Called by the writing thread.
+  static func countOwnWrite(of storage: RegistrarStorage, from scope: UnsafeMutablePointer<AccessList>) {
+    var current: UnsafeMutablePointer<AccessList>? = scope
+    while let list = current {
+      list.pointee.countOwnWrite(of: storage)
+      current = list.pointee.enclosing
+    }
+  }
+
+  private mutating func countOwnWrite(of storage: RegistrarStorage) {
+    if firstStorage === storage {
+      firstOwnWrites += 1
+    } else if let index = others.firstIndex(where: { $0.storage === storage }) {
+      others[index].ownWrites += 1
+    }
+  }
+
+  /// What this scope read, in a form that keeps no object's storage alive.
+  package var signature: ReadSignature {
+    var entries: [ReadSignature.Entry] = []
+    forEach { entries.append(.init(object: ObjectIdentifier($0.storage), serial: $0.storage.serial, properties: $0.properties)) }
+    return ReadSignature(entries: entries)
+  }
+
+  /// The properties this scope read, by object type and property name.
+  package var dependencies: [TrackingDependency] {
+    var result: [TrackingDependency] = []
+    forEach { entry in
+      if entry.properties.includesAll {
+        result.append(TrackingDependency(objectType: entry.type, propertyName: nil, propertyID: nil))
+      }
+      for id in entry.properties.identifiers {
+        result.append(
+          TrackingDependency(objectType: entry.type, propertyName: entry.type.trackedPropertyName(id), propertyID: id))
+      }
+    }
+    return result
+  }
+
+  // MARK: The current scope
 
   /// Records a read into the scope that is current on this thread. Kept out of line:
   /// the inlined fast path at the call site is only the thread-local load.
   @usableFromInline @inline(never)
-  static func record(into scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int) {
-    scope.assumingMemoryBound(to: AccessList.self).pointee.record(storage, id)
+  static func record(
+    into scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type
+  ) {
+    scope.assumingMemoryBound(to: AccessList.self).pointee.record(storage, id, type: type)
   }
 
   /// Runs `body` with a fresh scope as the thread's current one and returns what it
@@ -84,15 +197,65 @@ package struct AccessList {
   ) throws(Failure) -> (T, AccessList) {
     var list = AccessList()
     let enclosing = CurrentScope.accessList
+    list.enclosing = enclosing
     let result = try withUnsafeMutablePointer(to: &list) { (pointer) throws(Failure) -> T in
       defer { enclosing?.pointee.merge(pointer.pointee) }
       return try CurrentScope.with(UnsafeMutableRawPointer(pointer), body)
     }
+    list.enclosing = nil
     return (result, list)
   }
 
   /// Runs `body` with no current scope, so that its reads are not recorded anywhere.
   static func withoutTracking<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
     try CurrentScope.with(nil, body)
+  }
+}
+
+/// What a tracking scope read, kept between runs of a continuous observation to tell
+/// whether the next run read the same things (then its installed observer is kept).
+///
+/// Objects are identified by address and by their storage's serial number, so the
+/// signature keeps nothing alive and a new object at a freed address never passes
+/// for the old one.
+package struct ReadSignature: Equatable, Sendable {
+  struct Entry: Equatable, Sendable {
+    let object: ObjectIdentifier
+    let serial: UInt64
+    let properties: PropertySet
+  }
+
+  let entries: [Entry]
+
+  /// No reads.
+  package static let empty = ReadSignature(entries: [])
+}
+
+/// One property a tracking depends on: the object's type and the property's name.
+public struct TrackingDependency: Hashable, Sendable, CustomStringConvertible {
+  /// The type of the object read.
+  public let objectType: Any.Type
+  /// The property's name, when known; `nil` for a dependency on every property of the
+  /// object (whole-object observation) or a property the macro did not number.
+  public let propertyName: String?
+  /// The property's number in its object's registrar; `nil` for every property.
+  public let propertyID: Int?
+
+  /// `Type.property`, `Type.#3` for an unnamed property, or `Type.*` for all of them.
+  public var description: String {
+    let property = propertyName ?? propertyID.map { "#\($0)" } ?? "*"
+    return "\(objectType).\(property)"
+  }
+
+  /// Equal when they name the same property of the same type.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.objectType == rhs.objectType && lhs.propertyID == rhs.propertyID && lhs.propertyName == rhs.propertyName
+  }
+
+  /// Hashes the type and the property.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(objectType))
+    hasher.combine(propertyID)
+    hasher.combine(propertyName)
   }
 }

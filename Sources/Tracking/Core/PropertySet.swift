@@ -1,49 +1,66 @@
-/// A small set of property identifiers.
+/// A small set of property identifiers, or "every property".
 ///
 /// Identifiers below 64 live in one machine word, which covers every class with up to
 /// 64 tracked properties without allocating; larger identifiers (very large classes
-/// and key paths registered at run time) spill into an array.
+/// and key paths registered at run time) spill into an array. ``all`` stands for every
+/// property of an object, present and future (whole-object observation).
 @usableFromInline
 struct PropertySet: Sendable, Equatable {
   @usableFromInline var bits: UInt64 = 0
   @usableFromInline var spilled: [Int]? = nil
+  @usableFromInline var includesAll = false
 
   @inlinable init() {}
 
   @inlinable init(_ id: Int) { insert(id) }
 
-  @inlinable var isEmpty: Bool { bits == 0 && (spilled?.isEmpty ?? true) }
+  /// Every property.
+  static var all: PropertySet {
+    var set = PropertySet()
+    set.includesAll = true
+    return set
+  }
 
-  @inlinable mutating func insert(_ id: Int) {
+  @inlinable var isEmpty: Bool { bits == 0 && (spilled?.isEmpty ?? true) && !includesAll }
+
+  /// Inserts `id`; returns whether it was new.
+  @inlinable @discardableResult
+  mutating func insert(_ id: Int) -> Bool {
     if id >= 0 && id < 64 {
-      bits |= 1 &<< UInt64(id)
-    } else if spilled == nil {
-      spilled = [id]
-    } else if !spilled!.contains(id) {
-      spilled!.append(id)
+      let bit: UInt64 = 1 &<< UInt64(id)
+      guard bits & bit == 0 else { return false }
+      bits |= bit
+      return true
     }
+    if spilled == nil {
+      spilled = [id]
+      return true
+    }
+    guard !spilled!.contains(id) else { return false }
+    spilled!.append(id)
+    return true
   }
 
   @inlinable func contains(_ id: Int) -> Bool {
+    if includesAll { return true }
     if id >= 0 && id < 64 { return bits & (1 &<< UInt64(id)) != 0 }
     return spilled?.contains(id) ?? false
   }
 
   @inlinable mutating func formUnion(_ other: PropertySet) {
     bits |= other.bits
+    includesAll = includesAll || other.includesAll
     if let extra = other.spilled { for id in extra { insert(id) } }
   }
 
-  /// The identifiers in ascending order below 64, then the spilled ones.
-  var elements: [Int] {
+  /// The identifiers, ascending below 64, then the spilled ones (not ``all``).
+  var identifiers: [Int] {
     var result: [Int] = []
     var remaining = bits
     while remaining != 0 {
-      let id = remaining.trailingZeroBitCount
-      result.append(id)
+      result.append(remaining.trailingZeroBitCount)
       remaining &= remaining &- 1
     }
-    if let extra = spilled { result += extra }
-    return result
+    return result + (spilled ?? [])
   }
 }

@@ -3,39 +3,60 @@ import CTrackingSupport
 /// The shared, lock-protected part of a ``TrackingRegistrar``: the observers installed
 /// on one object and which of its properties each one watches.
 ///
-/// Layout: one allocation per object. The Swift state is the buffer's header; the
-/// lock and the observer count are its tail element, so they have a stable address
-/// and can be used from C without Swift's exclusivity checks.
+/// **Layout.** One allocation per object (80 bytes). The Swift state is the buffer's
+/// header; the atomic words and the lock are its tail element, so they have a stable
+/// address and are used from C without Swift's exclusivity checks.
 ///
-/// Observers are kept in an array in installation order, each with a ``PropertySet``
-/// bitmask, rather than in a dictionary keyed by `KeyPath` as Apple does. A word-sized
-/// *observed mask* (the union of the watched properties, with the top bit standing for
-/// every property numbered too high to have a bit) is kept next to the lock: a
-/// mutation of a property nobody watches reads that word and returns, without the
-/// lock. A mutation of a watched property takes the lock and matches entries with
-/// one AND each, no hashing. Observers that have finished elsewhere (fired through
-/// another object, or cancelled) are swept out when a property they watch changes,
-/// and before an install once the array has doubled since the last sweep, so memory
-/// stays proportional to the pending observers.
+/// **Observers** are kept in an array in installation order, each with a ``PropertySet``
+/// bitmask, rather than in a dictionary keyed by `KeyPath` as Apple does. A write of a
+/// watched property takes the lock and matches entries with one AND each, no hashing.
+/// Observers that have finished elsewhere (fired through another object, or cancelled)
+/// are swept out when a property they watch changes, and before an install that would
+/// grow the array, so memory stays proportional to the pending observers.
+///
+/// **The words** (bit *n* stands for property *n*; the top bit for every property
+/// numbered too high to have a bit):
+/// - `readMask`: the properties ever read inside a tracking scope. It only grows. A
+///   write of any other property loads this one word and returns: nothing can depend on
+///   it. Set with a relaxed OR by the reading thread before it reads the value.
+/// - `changeEpoch`: bumped by every write of a property in `readMask`, at `willSet` and
+///   again at `didSet`. A scope notes it when it first reads this object; when its
+///   observer is installed, a larger epoch than the scope's own writes account for
+///   means another thread changed something in between, and the observer is told at
+///   once (see ``AccessList/changedElsewhere()``). This is what keeps a change made
+///   while a tracking's `apply` runs from being lost.
+/// - `observedMask`: the union of the properties that pending observers watch; written
+///   under the lock, read without it.
+///
+/// **Why these orders are enough.** A reader ORs the bit and notes the epoch before it
+/// reads the value; a write that the program orders after that read (the only kind a
+/// scope can miss) therefore sees the bit, bumps the epoch past the noted value, and the
+/// install notices. An install publishes its entry (under the lock, then a sequentially
+/// consistent fence) before it loads the epoch, and a write bumps the epoch (a
+/// sequentially consistent read-modify-write) before it loads `observedMask`: so either
+/// the write sees the new observer, or the install sees the bump (or both; a one-shot
+/// observer still fires once, as its state word decides).
+///
+/// **Lock rules.** One lock per object; nothing calls out while holding it (callbacks
+/// are collected under it and run after); no other lock is taken under it, except the
+/// allocation of the Apple relay (TrackingInterop.swift), which takes no lock of ours.
 @usableFromInline
 final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_registrar_sync> {
   @usableFromInline
   struct Entry {
     let observer: TrackingObserver
-    let kind: TrackingObserver.Kind
     let properties: PropertySet
   }
 
   @usableFromInline
   struct State {
     var entries: [Entry] = []
-    /// The union of the pending entries' properties, as published in `observedMask`.
-    var mask = 0
-    /// Install sweeps finished entries when `entries.count` reaches this.
-    var sweepThreshold = 8
     /// What few objects need, allocated on first use so that every other object
     /// stays small.
     var extras: Extras?
+    /// Tells this storage apart from a later one at the same address (see
+    /// ``ReadSignature``).
+    let serial: UInt64
   }
 
   /// Rarely used per-object state.
@@ -52,11 +73,15 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
 
   @usableFromInline
   static func make() -> RegistrarStorage {
-    let buffer = RegistrarStorage.create(minimumCapacity: 1) { _ in State() }
+    let serial = tracking_next_storage_serial()
+    let buffer = RegistrarStorage.create(minimumCapacity: 1) { _ in State(serial: serial) }
+    // `create` returns the dynamic subclass typed as its base class.
     let storage = unsafeDowncast(buffer, to: RegistrarStorage.self)
     storage.withUnsafeMutablePointerToElements { sync in
       sync.initialize(to: tracking_registrar_sync())
+      tracking_atomic_init(&sync.pointee.readMask, 0)
       tracking_atomic_init(&sync.pointee.observedMask, 0)
+      tracking_atomic_init(&sync.pointee.changeEpoch, 0)
       tracking_atomic_init(&sync.pointee.appleRelay, 0)
       tracking_lock_init(&sync.pointee.lock)
     }
@@ -64,6 +89,12 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   }
 
   deinit {
+    // The object is gone: trackings that asked for deinit events hear of it, on this
+    // thread. Nobody else can reach this storage any more, so no lock is needed.
+    let watching = withUnsafeMutablePointerToHeader { state in
+      state.pointee.entries.lazy.map(\.observer).filter { $0.wantsDeinit }
+    }
+    for observer in watching { observer.notifyDeinit() }
     withUnsafeMutablePointerToElements { sync in
       tracking_lock_destroy(&sync.pointee.lock)
       _ = sync.deinitialize(count: 1)
@@ -75,125 +106,219 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     withUnsafeMutablePointerToElements { $0 }
   }
 
-  /// The bit standing for property `id` in the observed mask.
+  /// The serial number of this storage (immutable).
+  var serial: UInt64 { withUnsafeMutablePointerToHeader { $0.pointee.serial } }
+
+  /// The bit standing for property `id` in the masks.
   @inlinable
   static func maskBit(_ id: Int) -> Int {
     id >= 0 && id < Int.bitWidth - 1 ? 1 &<< id : Int.min
   }
 
-  /// The observed-mask bits of a set of properties.
+  /// The mask bits of a set of properties.
   static func mask(of properties: borrowing PropertySet) -> Int {
+    if properties.includesAll { return -1 }
     let low = UInt64(Int.bitWidth - 1)
     var mask = Int(truncatingIfNeeded: properties.bits & ((1 &<< low) &- 1))
     if properties.bits >> low != 0 || !(properties.spilled?.isEmpty ?? true) { mask |= Int.min }
     return mask
   }
 
-  /// Whether an installed observer may watch property `id`. Read without the lock on
-  /// every mutation: a mutation racing with an install is ordered before that install,
-  /// exactly as if it had happened a moment earlier.
+  // MARK: Reads
+
+  /// Whether property `id` was ever read inside a tracking scope: the one load a write
+  /// of an unread property pays.
   @inlinable
-  func mayObserve(_ id: Int) -> Bool {
-    tracking_atomic_load_relaxed(&sync.pointee.observedMask) & Self.maskBit(id) != 0
+  func isRead(_ id: Int) -> Bool {
+    tracking_atomic_load_relaxed(&sync.pointee.readMask) & Self.maskBit(id) != 0
   }
 
-  /// Whether any observer is installed.
+  /// Whether any property was ever read inside a tracking scope.
   @inlinable
-  var hasObservers: Bool {
-    tracking_atomic_load_relaxed(&sync.pointee.observedMask) != 0
+  var hasReaders: Bool {
+    tracking_atomic_load_relaxed(&sync.pointee.readMask) != 0
   }
 
-  /// Runs `body` on the state under the lock, then publishes the observed mask.
-  /// The header is reached through its pointer: the lock already guarantees exclusive
-  /// access, so Swift's dynamic exclusivity check would only add cost.
+  /// Notes that property `id` is read inside a tracking scope (before its value is).
+  @inline(__always)
+  func markRead(_ id: Int) {
+    let bit = Self.maskBit(id)
+    if tracking_atomic_load_relaxed(&sync.pointee.readMask) & bit == 0 {
+      tracking_atomic_or_relaxed(&sync.pointee.readMask, bit)
+    }
+  }
+
+  /// Notes that every property is read (whole-object observation).
+  func markAllRead() {
+    tracking_atomic_or_relaxed(&sync.pointee.readMask, -1)
+  }
+
+  /// The change epoch, as a scope notes it on its first read of this object.
+  @inline(__always)
+  var changeEpoch: Int {
+    tracking_atomic_load_relaxed(&sync.pointee.changeEpoch)
+  }
+
+  /// The change epoch as an install checks it: after a fence that orders the install's
+  /// entry before this load (see the type's discussion).
+  var changeEpochAfterInstall: Int {
+    tracking_atomic_fence_seq_cst()
+    return tracking_atomic_load_relaxed(&sync.pointee.changeEpoch)
+  }
+
+  /// Bumps the change epoch for a write of a read property, and counts it as the own
+  /// write of every tracking scope on this thread that read this object (a scope's own
+  /// writes never fire it, as with Apple's tracking).
+  @inline(__always)
+  private func bumpChangeEpoch() {
+    _ = tracking_atomic_fetch_add_seq_cst(&sync.pointee.changeEpoch, 1)
+    if let scope = CurrentScope.accessList {
+      AccessList.countOwnWrite(of: self, from: scope)
+    }
+  }
+
+  /// Runs `body` on the state under the lock. The header is reached through its
+  /// pointer: the lock already guarantees exclusive access, so Swift's dynamic
+  /// exclusivity check would only add cost.
   @inline(__always)
   func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
     try withUnsafeMutablePointers { state, sync in
       tracking_lock_lock(&sync.pointee.lock)
-      defer {
-        tracking_atomic_store_release(&sync.pointee.observedMask, state.pointee.mask)
-        tracking_lock_unlock(&sync.pointee.lock)
-      }
+      defer { tracking_lock_unlock(&sync.pointee.lock) }
       return try body(&state.pointee)
     }
   }
 
+  /// Publishes the union of the entries' properties; called under the lock whenever
+  /// the entries change. Relaxed: readers that need ordering get it from the epoch
+  /// protocol above or from taking the lock.
+  @inline(__always)
+  private func publishMask(_ mask: Int) {
+    tracking_atomic_store_relaxed(&sync.pointee.observedMask, mask)
+  }
+
+  /// Whether a pending observer may watch property `id` (the observed mask's bit).
+  @inline(__always)
+  func observes(_ id: Int) -> Bool {
+    tracking_atomic_load_relaxed(&sync.pointee.observedMask) & Self.maskBit(id) != 0
+  }
+
+  /// Whether any observer may be installed (the observed mask is not empty).
+  var hasObservers: Bool { tracking_atomic_load_relaxed(&sync.pointee.observedMask) != 0 }
+
   // MARK: Installing
 
   func install(_ observer: TrackingObserver, properties: PropertySet) {
-    let entry = Entry(observer: observer, kind: observer.kind, properties: properties)
+    let entry = Entry(observer: observer, properties: properties)
+    let bits = Self.mask(of: properties)
     withLock { state in
-      if state.entries.count >= state.sweepThreshold {
-        Self.compact(&state, changing: nil) { _ in .keep }
-        state.sweepThreshold = Swift.max(8, state.entries.count * 2)
+      if state.entries.count == state.entries.capacity && state.entries.count >= 8 {
+        // Sweep finished entries rather than grow the array.
+        publishMask(Self.compact(&state, changing: nil) { _ in .keep })
       }
       state.entries.append(entry)
-      state.mask |= Self.mask(of: properties)
+      publishMask(tracking_atomic_load_relaxed(&sync.pointee.observedMask) | bits)
     }
+  }
+
+  /// Removes the finished entries now (after a cancellation that must leave nothing
+  /// installed).
+  func sweep() {
+    withLock { state in publishMask(Self.compact(&state, changing: nil) { _ in .keep }) }
+  }
+
+  /// Whether any installed entry's observer is still pending.
+  var hasPendingObservers: Bool {
+    withLock { state in state.entries.contains { $0.observer.isPending } }
   }
 
   /// The number of installed entries, finished ones not yet swept included.
   var entryCount: Int { withLock { $0.entries.count } }
 
-  // MARK: Mutations
+  // MARK: Writes
 
-  /// Runs the will-set callbacks of the observers that track `id`.
+  /// The `willSet` of a write of a read property: bumps the epoch and runs the will-set
+  /// callbacks of the observers that watch `id`.
   ///
   /// One-shot observers are removed while the lock is held; their callbacks run after
   /// it is released, on the mutating thread, before the value changes.
   @usableFromInline
-  func willSet(_ id: Int, change: () -> TrackedChange) {
+  func willSet(_ id: Int, source: () -> EventSource) {
+    bumpChangeEpoch()
+    guard observes(id) else { return }
     var due = DueObservers()
     withLock { state in
       let scanned = state.entries.count
-      Self.compact(&state, changing: id) { entry in
-        switch entry.kind {
-        case .willSetOnce:
-          due.append(entry.observer, scanned: scanned)
-          return .remove
-        case .willSetThenDidSet, .willSetRepeating:
-          due.append(entry.observer, scanned: scanned)
-          return .keep
-        case .didSetOnce:
-          return .keep
-        }
+      publishMask(
+        Self.compact(&state, changing: id) { entry in
+          switch entry.observer.kind {
+          case .willSetOnce:
+            due.append(entry.observer, scanned: scanned)
+            return .remove
+          case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
+            due.append(entry.observer, scanned: scanned)
+            return .keep
+          case .didSetOnce, .didSetRepeating:
+            return .keep
+          }
+        })
+    }
+    guard !due.isEmpty else { return }
+    var made: EventSource?
+    due.forEach { observer in
+      observer.notifyWillSet {
+        if made == nil { made = source() }
+        return made
       }
     }
-    due.forEach { $0.notifyWillSet(change()) }
+    made?.endDelivery()
   }
 
-  /// Runs the did-set callbacks of the observers that track `id`, after the change.
+  /// The `didSet` of a write of a read property: bumps the epoch and delivers the
+  /// did-set callbacks of the observers that watch `id` through the thread's
+  /// ``NotificationBatch``.
   @usableFromInline
-  func didSet(_ id: Int, change: () -> TrackedChange) {
+  func didSet(_ id: Int, source: () -> EventSource) {
+    bumpChangeEpoch()
+    guard observes(id) else { return }
     var due = DueObservers()
     withLock { state in
       let scanned = state.entries.count
-      Self.compact(&state, changing: id) { entry in
-        guard entry.kind != .willSetOnce, entry.kind != .willSetRepeating else { return .keep }
-        due.append(entry.observer, scanned: scanned)
-        return .remove
-      }
+      publishMask(
+        Self.compact(&state, changing: id) { entry in
+          switch entry.observer.kind {
+          case .willSetOnce, .willSetRepeating:
+            return .keep
+          case .didSetRepeating, .willSetAndDidSetRepeating:
+            due.append(entry.observer, scanned: scanned)
+            return .keep
+          case .didSetOnce, .willSetThenDidSet:
+            due.append(entry.observer, scanned: scanned)
+            return .remove
+          }
+        })
     }
-    due.forEach { $0.notifyDidSet(change()) }
+    guard !due.isEmpty else { return }
+    NotificationBatch.deliverDidSet(due, source)
   }
 
   enum Verdict { case keep, remove }
 
-  /// One pass over the entries, in order, that keeps the rest in place and recomputes
-  /// the observed mask from what it keeps.
+  /// One pass over the entries, in order, that keeps the rest in place and returns the
+  /// union of the properties it keeps (the new observed mask).
   ///
   /// - With `changing: id`, entries that do not watch `id` are kept untouched: their
   ///   observers are not even looked at, so a write pays one bit test per unrelated
   ///   entry. Entries that watch `id` are dropped if their observer has finished
   ///   elsewhere, else `decide` says whether they stay.
-  /// - With `changing: nil` (the install sweep), every finished observer is dropped.
+  /// - With `changing: nil` (a sweep), every finished observer is dropped.
   ///
   /// Entries are borrowed through the buffer and moved, never copied, so scanning an
   /// entry retains nothing (copying one would retain its observer and release it).
   @inline(__always)
   private static func compact(
     _ state: inout State, changing id: Int?, _ decide: (borrowing Entry) -> Verdict
-  ) {
+  ) -> Int {
     var mask = 0
     var kept = 0
     let count = state.entries.count
@@ -213,7 +338,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     }
     // Usually one entry goes; `removeLast()` avoids the generic range removal.
     for _ in kept..<count { state.entries.removeLast() }
-    state.mask = mask
+    return mask
   }
 
   // MARK: Key paths
@@ -247,6 +372,8 @@ extension RegistrarStorage.State {
 struct DueObservers {
   private var first: TrackingObserver?
   private var others: [TrackingObserver] = []
+
+  var isEmpty: Bool { first == nil }
 
   /// Adds an observer. `scanned` is the number of entries being scanned, the most
   /// that can be appended; the spill array is sized for it on first use.

@@ -14,6 +14,11 @@ import CTrackingSupport
 /// costs one allocation.
 @usableFromInline
 package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, tracking_atomic_word> {
+  // Thread safety (a `ManagedBuffer` cannot be declared `Sendable`; the values that carry
+  // observers across threads say `@unchecked` and point here): the state word is
+  // atomic, the callbacks are immutable after `make` except that the one caller that
+  // wins `finish()` may clear them (see `releaseCallbacks`), and the rest is immutable.
+
   /// When an observer runs, and whether it stays installed afterwards.
   @usableFromInline
   package enum Kind: UInt8, Sendable {
@@ -22,29 +27,38 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     /// Runs once, in the first `didSet` of a tracked property.
     case didSetOnce
     /// Runs its will-set callback in every `willSet` until the first `didSet`, which
-    /// runs its did-set callback and ends it. Continuous observation builds on this.
+    /// runs its did-set callback and ends it (SE-0506's `[.willSet, .didSet]`).
     case willSetThenDidSet
     /// Runs its will-set callback in every `willSet` until cancelled; ignores `didSet`.
-    /// A transactional sequence keeps one installed for as long as its closure keeps
-    /// reading the same properties, instead of installing a new one per value.
+    /// Continuous observation keeps one installed for as long as its closure keeps
+    /// reading the same properties, instead of installing a new one per run.
     case willSetRepeating
+    /// Runs its did-set callback in every `didSet` until cancelled; ignores `willSet`.
+    case didSetRepeating
+    /// Runs its will-set callback in every `willSet` and its did-set callback in every
+    /// `didSet`, until cancelled.
+    case willSetAndDidSetRepeating
+
+    var isRepeating: Bool {
+      self == .willSetRepeating || self == .didSetRepeating || self == .willSetAndDidSetRepeating
+    }
   }
 
-  /// A callback either ignores what changed (Apple's shape) or receives it.
+  /// A callback either ignores what happened (Apple's classic shape) or receives it.
   @usableFromInline
   package enum Handler: Sendable {
     case plain(@Sendable () -> Void)
-    case change(@Sendable (TrackedChange) -> Void)
+    case event(@Sendable (TrackingEvent) -> Void)
 
-    var wantsChange: Bool {
-      if case .change = self { return true }
+    var takesEvent: Bool {
+      if case .event = self { return true }
       return false
     }
 
-    func run(_ change: @autoclosure () -> TrackedChange) {
+    func run(_ kind: TrackingEvent.Kind, _ source: () -> EventSource?, canceller: TrackingObserver) {
       switch self {
       case .plain(let body): body()
-      case .change(let body): body(change())
+      case .event(let body): body(TrackingEvent(kind: kind, source: source(), canceller: canceller))
       }
     }
   }
@@ -52,18 +66,32 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   @usableFromInline
   package struct Callbacks {
     let kind: Kind
+    /// Whether the did-set callback takes a ``TrackingEvent``; fixed at creation, so it
+    /// can be read while another thread releases the callbacks.
+    let didSetTakesEvent: Bool
+    /// Whether `didSet` callbacks are deferred behind the other callbacks of a batch
+    /// (see ``NotificationBatch``): set for the observers that keep derived values up
+    /// to date, so that everything downstream of a change runs after the whole graph
+    /// of derived values has heard of it.
+    let isPropagation: Bool
     var willSet: Handler?
     var didSet: Handler?
+    var `deinit`: Handler?
   }
 
   private static let pending = 0
   private static let finished = 1
 
   @usableFromInline
-  package static func make(kind: Kind, willSet: Handler?, didSet: Handler?) -> TrackingObserver {
+  package static func make(
+    kind: Kind, willSet: Handler?, didSet: Handler?, deinit: Handler? = nil, isPropagation: Bool = false
+  ) -> TrackingObserver {
     let buffer = TrackingObserver.create(minimumCapacity: 1) { _ in
-      Callbacks(kind: kind, willSet: willSet, didSet: didSet)
+      Callbacks(
+        kind: kind, didSetTakesEvent: didSet?.takesEvent ?? false, isPropagation: isPropagation,
+        willSet: willSet, didSet: didSet, deinit: `deinit`)
     }
+    // `create` returns the dynamic subclass typed as its base class.
     let observer = unsafeDowncast(buffer, to: TrackingObserver.self)
     observer.withUnsafeMutablePointerToElements { state in
       state.initialize(to: tracking_atomic_word())
@@ -74,6 +102,16 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
 
   /// The kind never changes after creation, so it is read without synchronization.
   package var kind: Kind { callbacks.pointee.kind }
+
+  /// Whether this observer keeps derived values up to date (see `Callbacks`).
+  var isPropagation: Bool { callbacks.pointee.isPropagation }
+
+  /// Whether the did-set callback takes a ``TrackingEvent`` (so a change must be
+  /// described for it).
+  var takesDidSetEvent: Bool { callbacks.pointee.didSetTakesEvent }
+
+  /// Whether this observer wants to hear about deallocated objects.
+  var wantsDeinit: Bool { callbacks.pointee.deinit != nil }
 
   private var state: UnsafeMutablePointer<tracking_atomic_word> {
     withUnsafeMutablePointerToElements { $0 }
@@ -102,35 +140,40 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     return true
   }
 
-  /// Only the caller that won `finish()` touches the callbacks of a one-shot observer;
-  /// `willSetThenDidSet` and `willSetRepeating` observers keep them until they are
-  /// freed, because their will-set callback may be running on another thread.
+  /// Only the caller that won `finish()` touches the callbacks of a one-shot observer.
+  /// Observers whose callbacks may be running on another thread when they end keep
+  /// them until they are freed: repeating ones, `willSetThenDidSet` ones (a will-set
+  /// callback may still run when the did-set ends it) and those with a deinit callback
+  /// (the deallocating thread may be running it).
   private func releaseCallbacks() {
-    guard kind != .willSetThenDidSet && kind != .willSetRepeating else { return }
+    let callbacks = callbacks
+    let kind = callbacks.pointee.kind
+    guard !kind.isRepeating, kind != .willSetThenDidSet, callbacks.pointee.deinit == nil else { return }
     callbacks.pointee.willSet = nil
     callbacks.pointee.didSet = nil
   }
 
   /// Called by a registrar, outside its lock, in the `willSet` of a property this
-  /// observer tracks.
-  func notifyWillSet(_ change: @autoclosure () -> TrackedChange) {
+  /// observer tracks. `source` makes the description of the change, if a callback
+  /// wants it.
+  func notifyWillSet(_ source: () -> EventSource?) {
     switch kind {
     case .willSetOnce:
       guard finish() else { return }
       let handler = callbacks.pointee.willSet
       releaseCallbacks()
-      handler?.run(change())
-    case .willSetThenDidSet, .willSetRepeating:
+      handler?.run(.willSet, source, canceller: self)
+    case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
       guard isPending else { return }
-      callbacks.pointee.willSet?.run(change())
-    case .didSetOnce:
+      callbacks.pointee.willSet?.run(.willSet, source, canceller: self)
+    case .didSetOnce, .didSetRepeating:
       return
     }
   }
 
-  /// Called by a registrar, outside its lock, in the `didSet` of a property this
-  /// observer tracks.
-  func notifyDidSet(_ change: @autoclosure () -> TrackedChange) {
+  /// Called by a registrar (or a batch, for deferred notifications), outside any lock,
+  /// in the `didSet` of a property this observer tracks.
+  func notifyDidSet(_ source: () -> EventSource?) {
     switch kind {
     case .willSetOnce, .willSetRepeating:
       return
@@ -138,19 +181,39 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       guard finish() else { return }
       let handler = callbacks.pointee.didSet
       releaseCallbacks()
-      handler?.run(change())
+      handler?.run(.didSet, source, canceller: self)
+    case .didSetRepeating, .willSetAndDidSetRepeating:
+      guard isPending else { return }
+      callbacks.pointee.didSet?.run(.didSet, source, canceller: self)
     }
+  }
+
+  /// Called by a registrar that is being freed because its object was deallocated,
+  /// on the deallocating thread. Does not end the observer: it may watch other
+  /// objects.
+  func notifyDeinit() {
+    guard isPending, let handler = callbacks.pointee.deinit else { return }
+    handler.run(.deinit, { nil }, canceller: self)
   }
 
   /// Used by the bridge from Apple's `withObservationTracking`, which reports a change
   /// only once, before it happens, and without saying what changed.
   func notifyExternalChange() {
-    let change = TrackedChange(subject: nil, keyPath: nil, propertyID: -1)
     switch kind {
-    case .willSetOnce, .willSetThenDidSet, .willSetRepeating:
-      notifyWillSet(change)
-    case .didSetOnce:
-      notifyDidSet(change)
+    case .willSetOnce, .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
+      notifyWillSet { EventSource() }
+    case .didSetOnce, .didSetRepeating:
+      notifyDidSet { EventSource() }
     }
   }
+
+  /// Reports a change that another thread made while this observer's scope was
+  /// reading (detected when it was installed): as a `willSet`, then a `didSet`,
+  /// whichever of the two this observer takes. The property is unknown.
+  func notifyChangeDuringScope() {
+    notifyWillSet { EventSource() }
+    NotificationBatch.deliverDidSet(self, EventSource())
+  }
 }
+
+extension TrackingObserver: TrackingCancellable {}

@@ -3,17 +3,21 @@
 ///
 /// This is the equivalent of Apple's `withObservationTracking(_:onChange:)`, with the
 /// same semantics:
-/// - `onChange` runs at most once, on the thread that makes the change, during the
-///   property's `willSet`: the object still holds the old value.
-/// - Later changes do nothing; track again to hear about them.
+/// - `onChange` runs at most once, during the property's `willSet`: the object still
+///   holds the old value. Later changes do nothing; track again to hear about them.
 /// - Reads inside a nested tracking scope are tracked by the enclosing scope too.
-/// - Changes made inside `apply` itself do not fire this tracking (it is installed
-///   when `apply` returns).
+/// - Changes made inside `apply` itself do not fire this tracking.
 /// - A pending tracking does not keep the objects it watches alive.
-/// - If `apply` reads no tracked property, nothing is installed and `onChange` is
-///   never evaluated.
+/// - If `apply` reads no tracked property, nothing is installed and `onChange` never runs.
 ///
-/// Unlike Apple's, `apply` may throw; a throwing `apply` installs nothing.
+/// Beyond Apple's:
+/// - A change made by *another* thread while `apply` runs is not lost: it is noticed
+///   when the tracking is installed, and `onChange` runs right away.
+/// - `apply` may throw (typed throws); a throwing `apply` installs nothing.
+/// - `onChange` runs on the caller's actor: a nonisolated `onChange` runs on the
+///   mutating thread; one isolated to an actor (the main actor, in main-actor code)
+///   runs synchronously when the change happens on that actor, and is scheduled there
+///   (after the change) when it happens elsewhere.
 ///
 /// ```swift
 /// let total = withTracking {
@@ -27,65 +31,107 @@
 @inlinable
 public func withTracking<T, Failure: Error>(
   _ apply: () throws(Failure) -> T,
-  onChange: @autoclosure () -> @Sendable () -> Void
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable () -> Void
 ) throws(Failure) -> T {
-  try track(apply, kind: .willSetOnce) { (.plain(onChange()), nil) }.value
+  try track(apply) { .make(kind: .willSetOnce, willSet: .callback(onChange), didSet: nil) }.value
 }
 
-/// Like ``withTracking(_:onChange:)``, but the callback learns what is about to
-/// change, and can read the old value from it.
-@inlinable
-public func withTracking<T, Failure: Error>(
-  _ apply: () throws(Failure) -> T,
-  willChange: @escaping @Sendable (TrackedChange) -> Void
-) throws(Failure) -> T {
-  try track(apply, kind: .willSetOnce) { (.change(willChange), nil) }.value
-}
-
-/// Tracks the properties read by `apply` and calls `didChange` once, just *after*
-/// the first of them changed, on the mutating thread.
-///
-/// Apple's public API only reports changes before they happen, so code that wants the
-/// new value has to defer work to a later turn. Here the object already holds the new
-/// value when `didChange` runs, and the ``TrackedChange`` says which property it was:
+/// Tracks the properties read by `apply` and calls `onChange` with a ``TrackingEvent``
+/// for the events `options` asks for: the equivalent of Apple's
+/// `withObservationTracking(options:_:onChange:)` (SE-0506).
 ///
 /// ```swift
-/// withTracking { _ = model.count } didChange: { change in
-///   print("count is now", change.value(of: \Model.count)!)
+/// withTracking(options: [.willSet, .didSet]) { _ = model.count } onChange: { event in
+///   print(event.kind)   // .willSet, then .didSet, for the first change
 /// }
 /// ```
+///
+/// - `[.willSet]`: once, before the first change; then the tracking ends.
+/// - `[.didSet]`: once, after the first change (the object holds the new value).
+/// - `[.willSet, .didSet]`: `willSet`, then `didSet`, for the first change; calling
+///   ``TrackingEvent/cancel()`` at `willSet` suppresses the `didSet`.
+/// - `.deinit` (with either, or alone): once per object read, when it is deallocated,
+///   on the deallocating thread; that does not end the tracking of the other objects.
+/// - Empty options install nothing.
+///
+/// `didSet` callbacks are delivered after every derived value has heard of the change,
+/// once per change (and once per ``withTransaction(_:)``). Threads and actors: as
+/// ``withTracking(_:onChange:)``.
+@inlinable
+public func withTracking<T, Failure: Error>(
+  options: TrackingOptions,
+  _ apply: () throws(Failure) -> T,
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
+) throws(Failure) -> T {
+  try withCancellableTracking(options: options, apply, onChange: onChange).value
+}
+
+/// Tracks the properties read by `apply` and calls `willSet` once, just before the
+/// first of them changes, with the ``TrackingEvent`` that says which property of which
+/// object it is (and its old value, while the callback runs).
+///
+/// The same as ``withTracking(options:_:onChange:)`` with `[.willSet]`.
 @inlinable
 public func withTracking<T, Failure: Error>(
   _ apply: () throws(Failure) -> T,
-  didChange: @escaping @Sendable (TrackedChange) -> Void
+  @_inheritActorContext willSet: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
 ) throws(Failure) -> T {
-  try track(apply, kind: .didSetOnce) { (nil, .change(didChange)) }.value
+  try withTracking(options: .willSet, apply, onChange: willSet)
 }
 
-/// Like ``withTracking(_:onChange:)``, and also returns a token that cancels the
-/// tracking while it is pending.
+/// Tracks the properties read by `apply` and calls `didSet` once, just *after* the
+/// first of them changed.
 ///
-/// Cancelling releases `onChange` (and whatever it captures) at once.
-/// Dropping the token does *not* cancel: a one-shot tracking stays pending until it
-/// fires, exactly like one installed with ``withTracking(_:onChange:)``.
+/// Apple's classic API only reports changes before they happen, so code that wants the
+/// new value has to defer work to a later turn. Here the object already holds the new
+/// value when `didSet` runs, and the ``TrackingEvent`` says which property it was:
+///
+/// ```swift
+/// withTracking { _ = model.count } didSet: { event in
+///   print("count is now", event.value(of: \Model.count)!)
+/// }
+/// ```
+///
+/// The same as ``withTracking(options:_:onChange:)`` with `[.didSet]`.
 @inlinable
-public func withCancellableTracking<T, Failure: Error>(
+public func withTracking<T, Failure: Error>(
   _ apply: () throws(Failure) -> T,
-  onChange: @escaping @Sendable () -> Void
-) throws(Failure) -> (value: T, token: TrackingToken) {
-  let (value, observer) = try track(apply, kind: .willSetOnce) { (.plain(onChange), nil) }
-  return (value, TrackingToken(observer))
+  @_inheritActorContext didSet: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
+) throws(Failure) -> T {
+  try withTracking(options: .didSet, apply, onChange: didSet)
 }
 
-/// Like ``withTracking(_:didChange:)``, and also returns a token that cancels the
-/// tracking while it is pending.
+/// Like ``withTracking(_:onChange:)``, and also returns a ``PendingTracking`` that can
+/// cancel the tracking while it is pending.
+///
+/// Cancelling releases `onChange` (and whatever it captures) at once. Releasing the
+/// handle does *not* cancel: a one-shot tracking stays pending until it fires, exactly
+/// like one installed with ``withTracking(_:onChange:)``.
 @inlinable
 public func withCancellableTracking<T, Failure: Error>(
   _ apply: () throws(Failure) -> T,
-  didChange: @escaping @Sendable (TrackedChange) -> Void
-) throws(Failure) -> (value: T, token: TrackingToken) {
-  let (value, observer) = try track(apply, kind: .didSetOnce) { (nil, .change(didChange)) }
-  return (value, TrackingToken(observer))
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable () -> Void
+) throws(Failure) -> (value: T, tracking: PendingTracking) {
+  let (value, observer) = try track(apply) {
+    .make(kind: .willSetOnce, willSet: .callback(onChange), didSet: nil)
+  }
+  return (value, PendingTracking(observer))
+}
+
+/// Like ``withTracking(options:_:onChange:)``, and also returns a ``PendingTracking``
+/// that can cancel the tracking while it is pending (releasing it does not cancel).
+@inlinable
+public func withCancellableTracking<T, Failure: Error>(
+  options: TrackingOptions,
+  _ apply: () throws(Failure) -> T,
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
+) throws(Failure) -> (value: T, tracking: PendingTracking) {
+  guard !options.isEmpty else {
+    // Nothing to install; the reads still count for an enclosing scope.
+    return (try AccessList.collect(apply).0, PendingTracking(nil))
+  }
+  let (value, observer) = try track(apply) { .make(options: options, handler: .callback(onChange)) }
+  return (value, PendingTracking(observer))
 }
 
 /// Runs `body` so that its reads are not recorded by any enclosing tracking scope.
@@ -98,35 +144,25 @@ public func withoutTracking<T, Failure: Error>(_ body: () throws(Failure) -> T) 
 /// Whether the calling thread is currently inside a tracking scope.
 public var isInsideTracking: Bool { CurrentScope.isTracking }
 
-/// The shared implementation: collect the reads of `apply`, then install one observer
-/// on every registrar that was read. Continuous observation builds on this.
-///
-/// It and the public entry points are inlinable so that they are specialized for the
-/// caller's result type: unspecialized, every scope paid for metadata-driven copies
-/// and witness calls (about a sixth of a track + fire cycle).
-@inlinable
-package func track<T, Failure: Error>(
-  _ apply: () throws(Failure) -> T,
-  kind: TrackingObserver.Kind,
-  handlers: () -> (TrackingObserver.Handler?, TrackingObserver.Handler?)
-) throws(Failure) -> (value: T, observer: TrackingObserver?) {
-  if _slowPath(TrackingInterop.observesAppleObservables) {
-    return try TrackingInterop.trackIncludingApple(apply, kind: kind, handlers: handlers)
+extension TrackingObserver.Handler {
+  /// A handler that runs `body` on its isolation (see ``Isolation``). A nonisolated
+  /// closure is stored as is, so the common case costs no extra closure.
+  @inlinable
+  package static func callback(_ body: @escaping @isolated(any) @Sendable () -> Void) -> Self {
+    if body.isolation == nil {
+      typealias Plain = @Sendable () -> Void
+      return .plain(unsafeBitCast(body, to: Plain.self))  // same representation, no actor
+    }
+    return .plain { Isolation.callOrSchedule(body) }
   }
-  return try trackOwnObjects(apply, kind: kind, handlers: handlers)
-}
 
-/// `track` without Apple's objects: the common path.
-@inlinable
-func trackOwnObjects<T, Failure: Error>(
-  _ apply: () throws(Failure) -> T,
-  kind: TrackingObserver.Kind,
-  handlers: () -> (TrackingObserver.Handler?, TrackingObserver.Handler?)
-) throws(Failure) -> (value: T, observer: TrackingObserver?) {
-  let (value, list) = try AccessList.collect(apply)
-  guard !list.isEmpty else { return (value, nil) }
-  let (willSet, didSet) = handlers()
-  let observer = TrackingObserver.make(kind: kind, willSet: willSet, didSet: didSet)
-  list.install(observer)
-  return (value, observer)
+  /// A handler that passes the event to `body` on its isolation (see ``Isolation``).
+  @inlinable
+  package static func callback(_ body: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void) -> Self {
+    if body.isolation == nil {
+      typealias Plain = @Sendable (TrackingEvent) -> Void
+      return .event(unsafeBitCast(body, to: Plain.self))  // same representation, no actor
+    }
+    return .event { event in Isolation.callOrSchedule(body, event) }
+  }
 }

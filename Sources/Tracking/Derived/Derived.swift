@@ -39,22 +39,33 @@
 ///   reads are not kept alive by it beyond what the closure captures, and they do not
 ///   keep it alive. Releasing a `Derived` cancels its pending tracking.
 ///
-/// Threads: a `Derived` may be shared (it is `Sendable`) and its own bookkeeping is
+/// - **Once per change.** However many paths lead from a changed property to a
+///   derived value (a diamond, a chain, a wide fan-in), the value recomputes at most
+///   once per change, and each observer of it (or of anything downstream) runs once,
+///   after every derived value has heard of the change (see ``NotificationBatch``):
+///   derived values first mark themselves stale along every path, then observers run.
+///   A ``withTransaction(_:)`` is one change.
+/// - **Custom equality.** With ``init(isEqual:_:)`` an input change that leaves the
+///   value equal (by your rule) notifies no one.
+/// - **Only while observed.** When nobody observes a derived value any more, it stops
+///   observing its inputs at their next change (its cache is then dropped), and starts
+///   again on the next read.
+///
+/// Threads: a `Derived` of a `Sendable` value is `Sendable`, and its own bookkeeping is
 /// locked, so inputs may be mutated and the value read from several threads. Its
-/// closure, however, runs on the thread that reads ``value`` (and, in the
-/// only-when-changed mode, on the thread that mutates an input), so read it only
-/// where the closure may run — the same rule as for the `@Trackable` objects the
-/// closure reads, whose storage is not synchronized. As with
-/// ``withTracking(_:onChange:)``, a change made on another thread *while* a
-/// recomputation is reading the inputs can go unnoticed until the next change of an
-/// input; keep the mutations and reads of one `Derived` on one actor when that matters.
+/// closure, however, runs on the thread that reads ``value`` (and, when it notifies
+/// only when changed, on the thread that mutates an input), so read it only where the
+/// closure may run — the same rule as for the `@Trackable` objects the closure reads,
+/// whose storage is not synchronized. A change made on another thread *while* a
+/// recomputation reads the inputs is noticed when its tracking is installed, so the
+/// value is recomputed again.
 ///
 /// Reading a `Derived` from its own closure (directly or through others) recurses
 /// without end, as a computed property reading itself would.
-public final class Derived<Value>: Trackable, @unchecked Sendable {
+public final class Derived<Value>: Trackable {
   private let registrar = TrackingRegistrar()
   private let compute: () -> Value
-  /// Set in the only-when-changed mode.
+  /// Set when the value notifies only when it changed.
   private let isEqual: ((Value, Value) -> Bool)?
   private let state = Locked(DerivedState<Value>())
 
@@ -71,12 +82,21 @@ public final class Derived<Value>: Trackable, @unchecked Sendable {
   /// A derived value whose observers are notified only when an input change yields a
   /// different value, if `notifyingOnlyWhenChanged` is `true`.
   ///
-  /// In that mode the value is recomputed eagerly on the mutating thread right after
-  /// each input change (see the type's discussion for the timing). With
-  /// `notifyingOnlyWhenChanged: false` this is ``init(_:)``.
+  /// In that mode the value is recomputed eagerly after each input change, once every
+  /// derived value between the change and this one has heard of it (see the type's
+  /// discussion). With `notifyingOnlyWhenChanged: false` this is ``init(_:)``.
   public init(notifyingOnlyWhenChanged: Bool, _ compute: @escaping () -> Value) where Value: Equatable {
     self.compute = compute
     self.isEqual = notifyingOnlyWhenChanged ? { $0 == $1 } : nil
+  }
+
+  /// A derived value whose observers are notified only when an input change yields a
+  /// value that `isEqual` says differs from the previous one (for example "equal to
+  /// within a rounding", or "the same identifiers"). The value is recomputed eagerly,
+  /// as with ``init(notifyingOnlyWhenChanged:_:)``.
+  public init(isEqual: @escaping (Value, Value) -> Bool, _ compute: @escaping () -> Value) {
+    self.compute = compute
+    self.isEqual = isEqual
   }
 
   deinit {
@@ -92,10 +112,12 @@ public final class Derived<Value>: Trackable, @unchecked Sendable {
     return currentValue()
   }
 
-  /// How many times the closure has run. For tests, benchmarks and diagnostics.
+  /// How many times the closure has run. For tests and benchmarks.
+  @_spi(Testing)
   public var recomputeCount: Int { state.withLock { $0.recomputeCount } }
 
   /// Whether the next read of ``value`` returns the cached value without computing.
+  @_spi(Testing)
   public var isCached: Bool { state.withLock { $0.isValid && $0.inFlightCount == 0 } }
 
   // MARK: Reading
@@ -132,32 +154,45 @@ public final class Derived<Value>: Trackable, @unchecked Sendable {
   /// the new round, retiring the previous one. Does not store the value.
   ///
   /// The scope is isolated from any enclosing one (`withoutTracking`): whoever reads
-  /// ``value`` depends on this object, not on its inputs.
+  /// ``value`` depends on this object, not on its inputs. The round's observer is a
+  /// propagation observer: its did-set runs before any ordinary observer in a batch.
   private func recompute() -> Value {
     let round = DerivedRound()
     let weakSelf = WeakDerived(self)
+    let willSet = TrackingObserver.Handler.plain { weakSelf.object?.inputWillChange(round) }
+    let didSet = TrackingObserver.Handler.plain { weakSelf.object?.inputDidChange(round) }
+    state.withLock { $0.recomputeCount += 1 }
+    // An install that notices a change made meanwhile by another thread calls this
+    // round's callbacks at once, before `track` returns: the round is then retired (and
+    // the value not cached), and this value's readers have been told to read again.
     let (value, observer) = withoutTracking {
-      track(compute, kind: .willSetThenDidSet) {
-        (
-          .plain { weakSelf.object?.inputWillChange(round) },
-          .plain { weakSelf.object?.inputDidChange(round) }
-        )
-      }
+      track(compute) { .make(kind: .willSetThenDidSet, willSet: willSet, didSet: didSet, isPropagation: true) }
     }
     let previous = state.withLock { state -> TrackingObserver? in
-      state.recomputeCount += 1
       let previous = state.retireCurrentRound()
-      state.round = round
-      state.observer = observer
+      if !round.isRetired {
+        state.round = round
+        state.observer = observer
+      }
       return previous
     }
     if previous !== observer { previous?.cancel() }
+    if round.isRetired { observer?.cancel() }
     return value
   }
 
   // MARK: Input changes (on the mutating thread)
 
   private func inputWillChange(_ round: DerivedRound) {
+    // Nobody observes this value any more: stop observing its inputs (the cache is
+    // dropped; the next read recomputes and observes them again).
+    if !registrar.hasPendingObservers {
+      state.withLock { state -> TrackingObserver? in
+        guard state.round === round else { return nil }
+        return state.retireCurrentRound()
+      }?.cancel()
+      return
+    }
     let notify = state.withLock { state -> Bool in
       guard !round.isRetired else { return false }
       state.invalidate()
@@ -170,6 +205,9 @@ public final class Derived<Value>: Trackable, @unchecked Sendable {
     if notify { registrar.willSet(self, property: 0, keyPath: \.value) }
   }
 
+  /// Runs in the propagation phase of the change's batch: passes the change on to this
+  /// value's readers (their did-set callbacks join the batch), or — when it notifies
+  /// only when changed — queues the eager recomputation for the settling phase.
   private func inputDidChange(_ round: DerivedRound) {
     // The round's observer has ended: the next read (or the eager recomputation
     // below) installs a new one.
@@ -180,18 +218,28 @@ public final class Derived<Value>: Trackable, @unchecked Sendable {
       return (state.cached, state.generation)
     }
     guard let accepted else { return }
-    guard let isEqual else {
+    guard isEqual != nil else {
       registrar.didSet(self, property: 0, keyPath: \.value)
       return
     }
-    let generation = accepted.generation
+    let weakSelf = WeakDerived(self)
+    NotificationBatch.settle { weakSelf.object?.settle(previous: accepted.previous, generation: accepted.generation) }
+  }
+
+  /// Recomputes after an input change and notifies only if the value changed. Runs
+  /// once propagation is done, so no input is mid-change.
+  private func settle(previous: Value?, generation: UInt64) {
+    guard let isEqual else { return }
+    // Nobody observes this value any more: stop observing its inputs until the next
+    // read, which recomputes (the cache stays invalid).
+    guard registrar.hasPendingObservers else { return }
     let value = recompute()
-    if let previous = accepted.previous, isEqual(previous, value) {
+    if let previous, isEqual(previous, value) {
       state.withLock { $0.store(value, ifStillAt: generation) }
       return
     }
     // Announce with Apple's timing: `willSet` observers still read the old value.
-    if let previous = accepted.previous {
+    if let previous {
       state.withLock { $0.store(previous, ifStillAt: generation) }
     }
     registrar.willSet(self, property: 0, keyPath: \.value)
@@ -202,6 +250,10 @@ public final class Derived<Value>: Trackable, @unchecked Sendable {
     registrar.didSet(self, property: 0, keyPath: \.value)
   }
 }
+
+/// A `Derived` is `Sendable` when its value is: its bookkeeping is locked, and the
+/// closure only runs where the value is read (see "Threads" above).
+extension Derived: @unchecked Sendable where Value: Sendable {}
 
 extension Derived: CustomStringConvertible {
   /// The cached value if there is one, without computing or tracking anything.

@@ -65,8 +65,10 @@ final class DerivedRound: @unchecked Sendable {
 }
 
 /// A weak reference to a ``Derived`` for its dependency observer's callbacks, so
-/// that the objects it reads never keep it alive.
-struct WeakDerived<Value>: Sendable {
+/// that the objects it reads never keep it alive. `@unchecked Sendable`: the callbacks
+/// only call the `Derived`'s own locked bookkeeping and its registrar, which are
+/// thread-safe whatever the value type.
+struct WeakDerived<Value>: @unchecked Sendable {
   weak var object: Derived<Value>?
   init(_ object: Derived<Value>) { self.object = object }
 }

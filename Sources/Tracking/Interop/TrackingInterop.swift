@@ -23,12 +23,23 @@ import CTrackingSupport
 public enum TrackingInterop {
   private static let relayBit = 1
   private static let appleScopesBit = 2
+  /// Set once the app has set ``relaysToAppleObservation`` itself.
+  private static let userChoseRelayingBit = 4
 
   /// Whether reads and writes of tracked properties are relayed to Apple's
   /// `ObservationRegistrar`.
+  ///
+  /// An app's own choice always wins over the platform default: setting this before
+  /// any tracked object exists is not undone when the first one is made.
   public static var relaysToAppleObservation: Bool {
-    get { isRelaying }
-    set { setFlag(relayBit, newValue) }
+    get {
+      _ = applyDefaults
+      return isRelaying
+    }
+    set {
+      setFlag(userChoseRelayingBit, true)
+      setFlag(relayBit, newValue)
+    }
   }
 
   /// Whether tracking scopes also observe Apple `@Observable` objects.
@@ -62,12 +73,30 @@ public enum TrackingInterop {
     return false
   }
 
-  /// Turns relaying on where SwiftUI can be imported; called once by the first registrar.
+  /// Applies the platform default (relaying on where SwiftUI can be imported) once,
+  /// when the first registrar is made or the switch is first read.
   static let applyDefaults: Void = {
     #if canImport(SwiftUI)
-      relaysToAppleObservation = true
+      applyDefault(relaying: true)
     #endif
   }()
+
+  /// Turns relaying to `relaying` unless the app has chosen for itself (one
+  /// compare-and-swap, so a choice made at the same moment on another thread wins).
+  package static func applyDefault(relaying: Bool) {
+    guard isAvailable else { return }
+    while true {
+      let flags = tracking_interop_flags()
+      guard flags & userChoseRelayingBit == 0 else { return }
+      let desired = relaying ? flags | relayBit : flags & ~relayBit
+      if tracking_interop_cas_flags(flags, desired) { return }
+    }
+  }
+
+  /// Forgets the app's choice of relaying (tests of the default only).
+  package static func forgetRelayingChoice() {
+    tracking_interop_set_flag(userChoseRelayingBit, false)
+  }
 
   // MARK: Relaying our objects to Apple
 
@@ -102,29 +131,49 @@ public enum TrackingInterop {
 
   // MARK: Apple objects inside our scopes
 
+  /// ``track(_:observer:)`` with Apple's objects observed too.
+  ///
+  /// The observer is made before `apply` runs (Apple's `onChange` must be able to reach
+  /// it). It is returned only if `apply` read something: one of our objects (then it is
+  /// installed on them), or an Apple object — which Apple's tracking tells by evaluating
+  /// its `onChange` argument only when something was read. A scope that read nothing
+  /// gets no observer, as on the common path.
   @usableFromInline
   static func trackIncludingApple<T, Failure: Error>(
     _ apply: () throws(Failure) -> T,
-    kind: TrackingObserver.Kind,
-    handlers: () -> (TrackingObserver.Handler?, TrackingObserver.Handler?)
+    observer makeObserver: () -> TrackingObserver
   ) throws(Failure) -> (value: T, observer: TrackingObserver?) {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        let (willSet, didSet) = handlers()
-        nonisolated(unsafe) let observer = TrackingObserver.make(kind: kind, willSet: willSet, didSet: didSet)
-        let (result, list) = Observation.withObservationTracking {
-          AccessList.collect { () -> Result<T, Failure> in
-            do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
-          }
-        } onChange: {
-          observer.notifyExternalChange()
+        // Unchecked: an observer is safe to share across threads (see TrackingObserver);
+        // Apple's `onChange` is `@Sendable` and only calls its thread-safe notify.
+        let observer = UncheckedSendable(makeObserver())
+        var appleRead = false
+        func appleCallback() -> @Sendable () -> Void {
+          appleRead = true
+          return { observer.value.notifyExternalChange() }
         }
+        let (result, list) = Observation.withObservationTracking(
+          {
+            AccessList.collect { () -> Result<T, Failure> in
+              do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
+            }
+          }, onChange: appleCallback())
         let value = try result.get()
-        list.install(observer)
-        return (value, observer)
+        if !list.isEmpty {
+          list.installReporting(observer.value)
+        } else if !appleRead {
+          observer.value.cancel()
+          return (value, nil)
+        }
+        return (value, observer.value)
       }
     #endif
-    return try trackOwnObjects(apply, kind: kind, handlers: handlers)
+    let (value, list) = try AccessList.collect(apply)
+    guard !list.isEmpty else { return (value, nil) }
+    let observer = makeObserver()
+    list.installReporting(observer)
+    return (value, observer)
   }
 }
 

@@ -7,7 +7,7 @@ final class DirtySet: Sendable {
     var dirty: Set<Int> = []
     var cycleScheduled = false
     var registered: Set<Int> = []
-    var tokens: [Int: TrackingToken] = [:]
+    var tokens: [Int: PendingTracking] = [:]
   }
 
   private let state = Locked(State())
@@ -36,7 +36,7 @@ final class DirtySet: Sendable {
   }
 
   /// Records the tracking installed by the latest run of `id`.
-  func installed(_ token: TrackingToken, for id: Int) {
+  func installed(_ token: PendingTracking, for id: Int) {
     state.withLock { $0.tokens[id] = token }
   }
 
@@ -51,7 +51,7 @@ final class DirtySet: Sendable {
 
   /// Forgets `id` and cancels its pending tracking.
   func remove(_ id: Int) {
-    let token = state.withLock { state -> TrackingToken? in
+    let token = state.withLock { state -> PendingTracking? in
       state.dirty.remove(id)
       state.registered.remove(id)
       return state.tokens.removeValue(forKey: id)
@@ -61,7 +61,7 @@ final class DirtySet: Sendable {
 
   /// Cancels every pending tracking (the loop is going away).
   func removeAll() {
-    let tokens = state.withLock { state -> [TrackingToken] in
+    let tokens = state.withLock { state -> [PendingTracking] in
       defer { state = State() }
       return Array(state.tokens.values)
     }

@@ -123,19 +123,27 @@ public final class RenderLoop {
   /// The name `id` was registered with, or `nil` for an unregistered component.
   public func name(of id: ComponentID) -> String? { components[id.rawValue]?.name }
 
+  /// The callback of component `id`'s tracking: marks it dirty on the mutating thread
+  /// (any thread: it touches only the thread-safe dirty set) and asks the scheduler for
+  /// a cycle. Made outside the main actor so that it is not isolated to it; weak
+  /// captures only, since a pending tracking must not keep the loop alive.
+  private nonisolated static func marker(
+    for id: Int, in dirtySet: DirtySet, loop: RenderLoop
+  ) -> @Sendable () -> Void {
+    { [weak loop, weak dirtySet] in
+      guard let dirtySet, dirtySet.mark(id) else { return }
+      dirtySet.scheduler?.schedule { [weak loop] in
+        loop?.runCycle()
+      }
+    }
+  }
+
   /// Runs one component, tracked; a change of what it read marks it dirty.
   private func run(_ id: Int) {
     guard let update = components[id]?.update else { return }
     components[id]?.runCount += 1
     totalRuns += 1
-    let dirtySet = self.dirtySet
-    // Weak captures only: a pending tracking must not keep the loop alive.
-    let (_, token) = withCancellableTracking(update) { [weak self, weak dirtySet] in
-      guard let dirtySet, dirtySet.mark(id) else { return }
-      dirtySet.scheduler?.schedule { [weak self] in
-        self?.runCycle()
-      }
-    }
+    let (_, token) = withCancellableTracking(update, onChange: Self.marker(for: id, in: dirtySet, loop: self))
     dirtySet.installed(token, for: id)
   }
 }

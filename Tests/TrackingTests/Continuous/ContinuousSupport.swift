@@ -2,7 +2,7 @@ import Clocks
 import Foundation
 import Testing
 import Observation
-import Tracking
+@_spi(Testing) import Tracking
 
 /// The actor the models and most tests are isolated to, standing in for the main
 /// actor of an app. (The tests first ran on the main actor. Hangs in parallel runs

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Testing
-import Tracking
-@testable import Tracking
+@_spi(Testing) import Tracking
+@_spi(Testing) @testable import Tracking
 
 @Trackable final class DerivedInputs: @unchecked Sendable {
   var a = 1
@@ -110,7 +110,7 @@ extension ContinuousTrackingSuites {
       let sum = Derived { inputs.a + inputs.b }
       let fired = Received<String>()
       withTracking { _ = sum.value } onChange: { fired.append("will") }
-      withTracking { _ = sum.value } didChange: { _ in fired.append("did \(sum.value)") }
+      withTracking { _ = sum.value } didSet: { _ in fired.append("did \(sum.value)") }
       inputs.unrelated = 1
       #expect(fired.values.isEmpty)
       inputs.b = 20
@@ -121,7 +121,7 @@ extension ContinuousTrackingSuites {
       let inputs = DerivedInputs()
       let sum = Derived { inputs.a + inputs.b }
       let seen = Received<Int>()
-      withTracking { _ = sum.value } willChange: { _ in seen.append(sum.value) }
+      withTracking { _ = sum.value } willSet: { _ in seen.append(sum.value) }
       inputs.a = 5
       #expect(seen.values == [11])
       #expect(sum.value == 15)
@@ -131,8 +131,8 @@ extension ContinuousTrackingSuites {
       let inputs = DerivedInputs()
       let sum = Derived { inputs.a + inputs.b }
       let seen = Received<Int>()
-      withTracking { _ = sum.value } didChange: { change in
-        if let value = change.value(of: \Derived<Int>.value), change.subject === sum { seen.append(value) }
+      withTracking { _ = sum.value } didSet: { change in
+        if let value = change.value(of: \Derived<Int>.value), change.object == ObjectIdentifier(sum) { seen.append(value) }
       }
       inputs.a = 4
       #expect(seen.values == [14])
@@ -144,7 +144,7 @@ extension ContinuousTrackingSuites {
       let inputs = DerivedInputs()
       let parity = Derived(notifyingOnlyWhenChanged: true) { inputs.a % 2 }
       let fired = Received<Int>()
-      withTracking { _ = parity.value } didChange: { _ in fired.append(parity.value) }
+      withTracking { _ = parity.value } didSet: { _ in fired.append(parity.value) }
       inputs.a = 3  // still odd
       #expect(fired.values.isEmpty)
       inputs.a = 4
@@ -159,8 +159,8 @@ extension ContinuousTrackingSuites {
       #expect(parity.value == 1)
       let fired = Received<String>()
       func observe() {
-        withTracking { _ = parity.value } willChange: { _ in fired.append("will \(parity.value)") }
-        withTracking { _ = parity.value } didChange: { _ in fired.append("did \(parity.value)") }
+        withTracking { _ = parity.value } willSet: { _ in fired.append("will \(parity.value)") }
+        withTracking { _ = parity.value } didSet: { _ in fired.append("did \(parity.value)") }
       }
       observe()
       inputs.a = 5
@@ -178,7 +178,7 @@ extension ContinuousTrackingSuites {
       let inputs = DerivedInputs()
       let parity = Derived(notifyingOnlyWhenChanged: false) { inputs.a % 2 }
       let fired = Received<Int>()
-      withTracking { _ = parity.value } didChange: { _ in fired.append(parity.value) }
+      withTracking { _ = parity.value } didSet: { _ in fired.append(parity.value) }
       inputs.a = 3
       #expect(fired.values == [1])
     }
@@ -206,19 +206,19 @@ extension ContinuousTrackingSuites {
       // Observers that keep re-tracking, reading `d` in both callbacks, and an observer
       // of `b` that reads `d` between `b`'s change and `c`'s.
       @Sendable func watchWillChange() {
-        withTracking { _ = d.value } willChange: { _ in
+        withTracking { _ = d.value } willSet: { _ in
           seen.append("will \(d.value) a=\(inputs.a)")
           watchWillChange()
         }
       }
       @Sendable func watchDidChange() {
-        withTracking { _ = d.value } didChange: { _ in
+        withTracking { _ = d.value } didSet: { _ in
           seen.append("did \(d.value) a=\(inputs.a)")
           watchDidChange()
         }
       }
       let b = diamond.b
-      withTracking { _ = b.value } didChange: { _ in seen.append("b \(d.value) a=\(inputs.a)") }
+      withTracking { _ = b.value } didSet: { _ in seen.append("b \(d.value) a=\(inputs.a)") }
       watchWillChange()
       watchDidChange()
       for a in 2...4 { inputs.a = a }
@@ -243,7 +243,7 @@ extension ContinuousTrackingSuites {
       let text = Derived { "value \(plusOne.value)" }
       #expect(text.value == "value 3")
       let fired = Received<String>()
-      withTracking { _ = text.value } didChange: { _ in fired.append(text.value) }
+      withTracking { _ = text.value } didSet: { _ in fired.append(text.value) }
       inputs.a = 10
       #expect(fired.values == ["value 21"])
       inputs.a = 11
@@ -345,7 +345,7 @@ extension ContinuousTrackingSuites {
         #expect(cart.total.value == 0)
         let fired = Received<Int>()
         let total = cart.total  // a `Derived` is `Sendable`; the cart is not
-        withTracking { _ = total.value } didChange: { _ in fired.append(total.value) }
+        withTracking { _ = total.value } didSet: { _ in fired.append(total.value) }
         cart.prices.append(3)
         cart.prices.append(4)
         cart.discount = 2

@@ -1,7 +1,7 @@
 import AsyncAlgorithms
 import Clocks
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 /// `TrackedValues` are ordinary `AsyncSequence`s: they compose with
 /// swift-async-algorithms. Time-based operators run on a `TestClock`, advanced by hand.

@@ -1,5 +1,5 @@
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 /// Collects the cycles a loop schedules, so tests decide when they run.
 final class ManualScheduler: @unchecked Sendable {

@@ -1,6 +1,6 @@
 import Clocks
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 /// The trailing-edge throttle, driven by a `TestClock`.
 extension ContinuousTrackingSuites {

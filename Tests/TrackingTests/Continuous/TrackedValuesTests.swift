@@ -1,7 +1,7 @@
 import Observation
 import Testing
-import Tracking
-@testable import Tracking
+@_spi(Testing) import Tracking
+@_spi(Testing) @testable import Tracking
 
 extension ContinuousTrackingSuites {
   @Suite("TrackedValues: transactional values (SE-0475)")

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 /// Several threads tracking and mutating shared objects at once, for a bounded count.
 /// Run under ThreadSanitizer too: `swift test --sanitize=thread --filter TrackingTests`.
@@ -35,7 +35,7 @@ struct ContentionTests {
       for round in 0..<Self.rounds / 2 {
         let mine = objects[worker]
         let neighbour = objects[(worker + 1) % objects.count]
-        withTracking { _ = mine.count; _ = neighbour.label } didChange: { _ in fired("\(worker)-\(round)") }
+        withTracking { _ = mine.count; _ = neighbour.label } didSet: { _ in fired("\(worker)-\(round)") }
         mine.count &+= 1
       }
     }
@@ -45,9 +45,9 @@ struct ContentionTests {
   @Test func cancelRacingWithMutationRunsTheCallbackAtMostOnce() {
     let shared = Counter()
     let fired = EventLog()
-    var tokens: [TrackingToken] = []
+    var tokens: [PendingTracking] = []
     for index in 0..<Self.rounds {
-      tokens.append(withCancellableTracking { _ = shared.count } onChange: { fired("\(index)") }.token)
+      tokens.append(withCancellableTracking { _ = shared.count } onChange: { fired("\(index)") }.tracking)
     }
     let sendableTokens = tokens
     DispatchQueue.concurrentPerform(iterations: 2) { worker in

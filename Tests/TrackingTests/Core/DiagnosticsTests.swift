@@ -1,5 +1,5 @@
 import Testing
-@testable import Tracking
+@_spi(Testing) @testable import Tracking
 
 @Trackable
 final class Article {
@@ -7,7 +7,7 @@ final class Article {
   var views = 0
 }
 
-@Suite("Untracked-read diagnostics")
+@Suite("Untracked-read diagnostics", .serialized)
 struct DiagnosticsTests {
   func reports(_ body: () -> Void) -> [UntrackedRead] {
     untrackedReads(of: ["Article"], during: body)

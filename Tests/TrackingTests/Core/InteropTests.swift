@@ -1,7 +1,7 @@
 import Dispatch
 import Observation
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 /// Both interop switches are process-wide. Turning them on never changes what our own
 /// trackings see (it only adds Apple's), so other suites running in parallel are
@@ -82,9 +82,9 @@ struct InteropTests {
 
     let apple = AppleModel(log: EventLog())
     let log = EventLog()
-    let token = withCancellableTracking { _ = apple.a } didChange: { change in
-      log("subject is \(change.subject == nil ? "unknown" : "known")")
-    }.token
+    let token = withCancellableTracking(options: .didSet) { _ = apple.a } onChange: { change in
+      log("subject is \(change.object == nil ? "unknown" : "known")")
+    }.tracking
     apple.a = 5
     #expect(log.events == ["subject is unknown"])
     #expect(!token.isPending)

@@ -1,5 +1,5 @@
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 /// Holds something weakly, to see when it is freed.
 final class Witness: @unchecked Sendable {}
@@ -32,11 +32,11 @@ struct LifetimeTests {
   @Test func callbackIsReleasedOnCancel() {
     let counter = Counter()
     weak var weakWitness: Witness?
-    let token: TrackingToken
+    let token: PendingTracking
     do {
       let witness = Witness()
       weakWitness = witness
-      token = withCancellableTracking { _ = counter.count } onChange: { _ = witness }.token
+      token = withCancellableTracking { _ = counter.count } onChange: { _ = witness }.tracking
     }
     #expect(weakWitness != nil)
     token.cancel()
@@ -50,7 +50,7 @@ struct LifetimeTests {
     do {
       let witness = Witness()
       weakWitness = witness
-      withTracking { _ = first.count; _ = second.count } didChange: { _ in _ = witness }
+      withTracking { _ = first.count; _ = second.count } didSet: { _ in _ = witness }
     }
     first.count = 1  // fires through `first`; `second` still lists the finished observer
     #expect(weakWitness == nil)
@@ -68,7 +68,7 @@ struct LifetimeTests {
       cancelled = b
       withTracking { _ = a.count } onChange: {}
       a.count = 1
-      withCancellableTracking { _ = b.count } onChange: {}.token.cancel()
+      withCancellableTracking { _ = b.count } onChange: {}.tracking.cancel()
     }
     #expect(fired == nil)
     #expect(cancelled == nil)
@@ -77,7 +77,7 @@ struct LifetimeTests {
   @Test func cancelledObserversDoNotAccumulate() {
     let counter = Counter()
     for _ in 0..<10_000 {
-      withCancellableTracking { _ = counter.count } onChange: {}.token.cancel()
+      withCancellableTracking { _ = counter.count } onChange: {}.tracking.cancel()
     }
     // Sweeps keep the list within twice the pending count (here: none pending).
     #expect(Self.registrarEntries(counter) <= 16)

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tracking
+@_spi(Testing) @testable import Tracking
 
 /// The registrar's observed mask: the lock-free test every mutation makes.
 @Suite("Observed mask")
@@ -14,20 +14,20 @@ struct ObservedMaskTests {
     #expect(!storage.hasObservers)
     withTracking { _ = counter.label } onChange: {}
     // `count` is property 0, `label` property 1 (declaration order).
-    #expect(storage.mayObserve(1))
-    #expect(!storage.mayObserve(0))
+    #expect(storage.observes(1))
+    #expect(!storage.observes(0))
     counter.count = 5  // unwatched: no lock, nothing fires, the mask stays
-    #expect(storage.mayObserve(1))
+    #expect(storage.observes(1))
     counter.label = "x"
-    #expect(!storage.mayObserve(1))
+    #expect(!storage.observes(1))
     #expect(!storage.hasObservers)
   }
 
   @Test func cancelledObserversLeaveTheMaskAtTheNextPass() {
     let counter = Counter()
     let storage = Self.storage(counter)
-    let token = withCancellableTracking { _ = counter.count } onChange: {}.token
-    #expect(storage.mayObserve(0))
+    let token = withCancellableTracking { _ = counter.count } onChange: {}.tracking
+    #expect(storage.observes(0))
     token.cancel()
     counter.count = 1  // the pass drops the cancelled entry
     #expect(!storage.hasObservers)

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 @Suite("One-shot tracking beyond Apple's API")
 struct OneShotTrackingTests {
   @Test func didChangeRunsAfterTheChangeWithTheNewValue() {
     let counter = Counter()
     let log = EventLog()
-    withTracking { _ = counter.count } didChange: { change in
+    withTracking { _ = counter.count } didSet: { change in
       log("didChange value=\(change.value(of: \Counter.count).map(String.init) ?? "nil") now=\(counter.count)")
-      #expect(change.subject === counter)
+      #expect(change.object == ObjectIdentifier(counter))
       #expect(change.isChange(of: counter, \.count))
     }
     counter.count = 5
@@ -20,7 +20,7 @@ struct OneShotTrackingTests {
   @Test func willChangeSeesTheOldValueAndTheKeyPath() {
     let counter = Counter()
     let log = EventLog()
-    withTracking { _ = counter.count; _ = counter.label } willChange: { change in
+    withTracking { _ = counter.count; _ = counter.label } willSet: { change in
       log("willChange \(change.keyPath == \Counter.label) old=\(change.value(of: \Counter.label) ?? "?")")
     }
     counter.label = "renamed"
@@ -30,7 +30,7 @@ struct OneShotTrackingTests {
   @Test func valueOfAnotherKeyPathIsNil() {
     let counter = Counter()
     let seen = EventLog()
-    withTracking { _ = counter.count } didChange: { change in
+    withTracking { _ = counter.count } didSet: { change in
       seen(change.value(of: \Counter.label) == nil ? "nil" : "value")
     }
     counter.count = 1
@@ -40,7 +40,7 @@ struct OneShotTrackingTests {
   @Test func inPlaceMutationReportsDidChange() {
     let counter = Counter()
     let log = EventLog()
-    withTracking { _ = counter.history } didChange: { change in
+    withTracking { _ = counter.history } didSet: { change in
       log("history=\(change.value(of: \Counter.history) ?? [])")
     }
     counter.history.append(42)
@@ -62,7 +62,7 @@ struct OneShotTrackingTests {
 
   @Test func firedTrackingIsNoLongerPending() {
     let counter = Counter()
-    let (_, token) = withCancellableTracking { counter.count } didChange: { _ in }
+    let (_, token) = withCancellableTracking(options: .didSet) { counter.count } onChange: { _ in }
     counter.count = 1
     #expect(!token.isPending)
   }

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tracking
+@_spi(Testing) @testable import Tracking
 
 /// The runtime mechanism behind untracked-access diagnostics. Handlers are
 /// process-wide and other suites read other types concurrently, so each test keeps

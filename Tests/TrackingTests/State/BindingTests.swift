@@ -1,5 +1,5 @@
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 @Trackable
 final class Profile {

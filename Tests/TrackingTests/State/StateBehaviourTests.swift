@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 /// Identity, value semantics and the store's surface.
 @Suite("Struct state values")
@@ -81,8 +81,8 @@ struct StateBehaviourTests {
     let store = StateStore(Feature())
     let events = Events()
     let box = UncheckedBox(store)
-    withTracking { _ = store.child.value } willChange: { _ in events("will \(box.value.child.value)") }
-    withTracking { _ = store.child.value } didChange: { _ in events("did \(box.value.child.value)") }
+    withTracking { _ = store.child.value } willSet: { _ in events("will \(box.value.child.value)") }
+    withTracking { _ = store.child.value } didSet: { _ in events("did \(box.value.child.value)") }
     store.mutate { $0.child.value = 9 }
     #expect(events.all == ["will 0", "did 9"])
   }

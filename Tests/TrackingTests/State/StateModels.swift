@@ -1,4 +1,4 @@
-import Tracking
+@_spi(Testing) import Tracking
 
 @TrackedState
 struct Feature {

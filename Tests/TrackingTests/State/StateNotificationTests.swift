@@ -1,5 +1,5 @@
 import Testing
-import Tracking
+@_spi(Testing) import Tracking
 
 /// Which readers each kind of struct-state mutation notifies, and which it does not.
 /// Every test installs readers of several paths, makes one mutation, and checks the

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tracking
+@_spi(Testing) @testable import Tracking
 
 /// A thread-safe list of the events that callbacks record, in order.
 final class Events: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Tracking
+@_spi(Testing) import Tracking
 
 @Trackable final class Counter: @unchecked Sendable {
   var count = 0

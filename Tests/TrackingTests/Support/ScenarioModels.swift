@@ -1,5 +1,5 @@
 import Observation
-import Tracking
+@_spi(Testing) import Tracking
 
 /// The shape both model flavors share, so one scenario script drives either.
 protocol ScenarioModel: AnyObject, Sendable {

@@ -1,0 +1,324 @@
+import CTrackingSupport
+
+/// How a continuous tracking runs its closure after a change.
+public enum ContinuousDelivery: Sendable, Hashable {
+  /// Apple's continuous observation: the first change schedules one run on the
+  /// closure's isolation, and every change made before that run starts lands in it
+  /// (the run receives the latest event). Changes made by code that holds the closure's
+  /// actor are therefore one run when that code next suspends.
+  case coalesced
+  /// Right after each change, synchronously, when the change happens on the
+  /// closure's isolation (or the closure has none): the closure runs inside the
+  /// change's `willSet` or `didSet`, as the options say. A change made elsewhere is
+  /// delivered on the closure's actor as soon as it is free, coalescing the changes
+  /// made before then. Within a ``withTransaction(_:)`` (and across a diamond of
+  /// derived values) a run happens once, at the end.
+  case immediate
+}
+
+/// When a continuous tracking makes its first run.
+public enum FirstRun: Sendable, Hashable {
+  /// As Apple's: scheduled on the closure's isolation, so it runs after the caller
+  /// returns (at its next suspension point, when the caller holds that actor).
+  case scheduled
+  /// Now, before `withContinuousTracking` returns, when the caller is on the
+  /// closure's isolation (or it has none); scheduled otherwise.
+  case immediate
+}
+
+/// Runs `apply` now (or soon), and again after each change of what its latest run
+/// read, until the returned token is cancelled or released: the equivalent of Apple's
+/// `withContinuousObservation(options:apply:)` (SE-0506), on every OS.
+///
+/// ```swift
+/// token = withContinuousTracking(options: .didSet) { event in
+///   label.text = "\(model.count) items"    // event.kind: .initial, then .didSet
+/// }
+/// ```
+///
+/// - The first run receives an event of kind ``TrackingEvent/Kind/initial``; later runs
+///   receive the latest event that arrived since the previous run (events coalesce).
+/// - Each run is tracked afresh, so reads behind conditions are followed. While a run
+///   reads the same properties of the same objects as the previous one, its observer
+///   stays installed (no allocation per run).
+/// - Runs happen on `apply`'s isolation, which it inherits from the caller: main-actor
+///   code observes on the main actor. Changes made by `apply` itself do not cause
+///   another run.
+/// - No change is lost: one made on another thread while a run is reading is noticed,
+///   and causes another run.
+/// - Cancelling the token (or releasing it, or calling ``TrackingEvent/cancel()`` in
+///   `apply`) stops the observation: no run starts after that, and no observer of it
+///   stays installed.
+///
+/// Beyond Apple's: `delivery: .immediate` runs synchronously with each change (see
+/// ``ContinuousDelivery``), `firstRun: .immediate` makes the first run before this
+/// function returns, and the token is a `Hashable` class (``TrackingToken``).
+///
+/// - Parameters:
+///   - options: Which events cause a run: `.willSet`, `.didSet`, `.deinit`.
+///   - delivery: When runs happen after a change; ``ContinuousDelivery/coalesced`` (Apple's) by default.
+///   - firstRun: When the first run happens; ``FirstRun/scheduled`` (Apple's) by default.
+///   - apply: The closure to run, isolated to the caller's actor.
+/// - Returns: The token that keeps the observation alive.
+public func withContinuousTracking(
+  options: TrackingOptions,
+  delivery: ContinuousDelivery = .coalesced,
+  firstRun: FirstRun = .scheduled,
+  @_inheritActorContext _ apply: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
+) -> TrackingToken {
+  ContinuousObservation.start(options: options, delivery: delivery, firstRun: firstRun, body: .event(apply))
+}
+
+/// The runner behind ``withContinuousTracking(options:delivery:firstRun:_:)`` and
+/// everything built on it (`observe`, `observeCoalesced`, `onChange(of:)`).
+///
+/// **State** (under `state`'s lock): whether it was cancelled; which thread is running
+/// `apply` right now (a change reported on that thread while it runs is `apply`'s own
+/// write, ignored as Apple's tracking ignores writes inside `apply`); the latest event
+/// not yet handled; whether a run is scheduled; the installed observer and what the
+/// run that installed it read.
+///
+/// **Rule**: a change either starts a run now (immediate delivery, on the closure's
+/// isolation, when no run is under way), or is left as the pending event for the run
+/// under way (which runs again when it ends) or for a scheduled run. So every change
+/// that arrives after a run's reads is followed by a run that reads again.
+package final class ContinuousObservation: TrackingCancellable, @unchecked Sendable {
+  // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
+  // immutable after `init`.
+  private struct State {
+    var cancelled = false
+    var runningThread: UInt?
+    var pending: TrackingEvent?
+    var scheduled = false
+    var observer: TrackingObserver?
+    var signature = ReadSignature.empty
+    var storages: [WeakStorage] = []
+  }
+
+  /// The closure a continuous observation runs: with the event, or without it.
+  package enum Body: Sendable {
+    case event(@isolated(any) @Sendable (TrackingEvent) -> Void)
+    case plain(@isolated(any) @Sendable () -> Void)
+    /// A nonisolated closure that must only run on `isolation` (for bodies the runtime
+    /// composes around a user's isolated closure).
+    case onIsolation((any Actor)?, @Sendable (TrackingEvent) -> Void)
+
+    var isolation: (any Actor)? {
+      switch self {
+      case .event(let body): body.isolation
+      case .plain(let body): body.isolation
+      case .onIsolation(let isolation, _): isolation
+      }
+    }
+
+    /// Calls the body; the caller is on its isolation.
+    func callHere(_ event: TrackingEvent) {
+      switch self {
+      case .event(let body): callOnItsActor(body, event)
+      case .plain(let body): callOnItsActor(body, checked: false)
+      case .onIsolation(_, let body): body(event)
+      }
+    }
+  }
+
+  private let options: TrackingOptions
+  private let delivery: ContinuousDelivery
+  private let body: Body
+  private let state = Locked(State())
+  /// The handler of this observation's observers. Made once, in `init`.
+  private var handler = TrackingObserver.Handler.plain {}
+
+  /// Starts an observation and returns the token that keeps it alive.
+  package static func start(
+    options: TrackingOptions, delivery: ContinuousDelivery, firstRun: FirstRun, body: Body
+  ) -> TrackingToken {
+    let observation = ContinuousObservation(options: options, delivery: delivery, body: body)
+    observation.start(firstRun: firstRun)
+    return TrackingToken { observation.cancel() }
+  }
+
+  private init(options: TrackingOptions, delivery: ContinuousDelivery, body: Body) {
+    self.options = options
+    self.delivery = delivery
+    self.body = body
+    // Weak: a pending observer must not keep the observation (and its captures) alive.
+    handler = .event { [weak self] event in self?.changed(event) }
+  }
+
+  private func start(firstRun: FirstRun) {
+    let event = TrackingEvent.plain(.initial, canceller: self)
+    if firstRun == .immediate, isOnItsIsolation {
+      run(event)
+    } else {
+      state.withLock { $0.pending = event }
+      schedule()
+    }
+  }
+
+  private var isOnItsIsolation: Bool {
+    guard let actor = body.isolation else { return true }
+    return Isolation.isCurrent(actor)
+  }
+
+  // MARK: Changes (on the mutating thread)
+
+  /// Called by this observation's observer for each event it takes.
+  private func changed(_ event: TrackingEvent) {
+    let thread = tracking_current_thread()
+    let startNow = state.withLock { state -> Bool in
+      guard !state.cancelled else { return false }
+      // Its own write, made by the run under way on this thread: ignored.
+      if state.runningThread == thread { return false }
+      state.pending = event
+      return state.runningThread == nil && !state.scheduled
+    }
+    guard startNow else { return }
+    if delivery == .immediate, isOnItsIsolation {
+      runPending()
+    } else {
+      schedule()
+    }
+  }
+
+  /// Schedules one run on the closure's isolation, unless one is scheduled already.
+  private func schedule() {
+    let first = state.withLock { state -> Bool in
+      guard !state.cancelled, !state.scheduled else { return false }
+      state.scheduled = true
+      return true
+    }
+    guard first else { return }
+    Task { [weak self] in
+      guard let self else { return }
+      await self.runScheduled(isolation: self.body.isolation)
+    }
+  }
+
+  private func runScheduled(isolation: isolated (any Actor)?) {
+    state.withLock { $0.scheduled = false }
+    runPending()
+  }
+
+  /// Runs with the pending event, as long as one is pending (a change that arrived
+  /// during a run causes the next run).
+  private func runPending() {
+    while let event = state.withLock({ state -> TrackingEvent? in
+      guard !state.cancelled, state.runningThread == nil else { return nil }
+      defer { state.pending = nil }
+      return state.pending
+    }) {
+      run(event)
+    }
+  }
+
+  // MARK: Runs (on the closure's isolation)
+
+  private func run(_ event: TrackingEvent) {
+    let thread = tracking_current_thread()
+    let mayRun = state.withLock { state -> Bool in
+      guard !state.cancelled else { return false }
+      state.runningThread = thread
+      return true
+    }
+    guard mayRun else { return }
+    let (_, reads) = AccessList.collect { body.callHere(event) }
+    watch(reads)
+  }
+
+  /// Ends a run: keeps the installed observer when the run read the same things as the
+  /// previous one, else installs a new one and cancels the previous; then notes a
+  /// change that another thread made while the run was reading.
+  private func watch(_ reads: AccessList) {
+    let signature = reads.signature
+    let (keep, current) = state.withLock { state -> (Bool, TrackingObserver?) in
+      guard !state.cancelled, let observer = state.observer, observer.isPending else { return (false, state.observer) }
+      return (state.signature == signature, observer)
+    }
+    // Did-set notifications this thread queued for the run's observer during the run
+    // come from the run's own writes: dropped (see `NotificationBatch.discard`).
+    if let current { NotificationBatch.discard(current) }
+    var replaced: TrackingObserver?
+    if !keep {
+      let observer = reads.isEmpty ? nil : makeObserver()
+      if let observer { reads.install(observer) }
+      let storages = reads.weakStorages
+      replaced = state.withLock { state in
+        defer {
+          state.observer = observer
+          state.signature = signature
+          state.storages = storages
+        }
+        return state.observer
+      }
+      replaced?.cancel()
+    }
+    let changed = !reads.isEmpty && reads.changedElsewhere()
+    let (runAgain, cancelled) = state.withLock { state -> (Bool, Bool) in
+      state.runningThread = nil
+      if changed, state.pending == nil { state.pending = TrackingEvent(kind: .didSet, source: EventSource(), canceller: self) }
+      return (state.pending != nil && !state.cancelled, state.cancelled)
+    }
+    if cancelled {
+      finishCancel()
+    } else if runAgain {
+      if delivery == .immediate, isOnItsIsolation { runPending() } else { schedule() }
+    }
+  }
+
+  private func makeObserver() -> TrackingObserver {
+    let deinitHandler = options.contains(.deinit) ? handler : nil
+    switch (options.contains(.willSet), options.contains(.didSet)) {
+    case (true, false): return .make(kind: .willSetRepeating, willSet: handler, didSet: nil, deinit: deinitHandler)
+    case (false, true): return .make(kind: .didSetRepeating, willSet: nil, didSet: handler, deinit: deinitHandler)
+    case (true, true):
+      return .make(kind: .willSetAndDidSetRepeating, willSet: handler, didSet: handler, deinit: deinitHandler)
+    case (false, false): return .make(kind: .willSetRepeating, willSet: nil, didSet: nil, deinit: deinitHandler)
+    }
+  }
+
+  // MARK: Cancelling
+
+  /// Stops the observation: no run starts after this; the installed observer is
+  /// cancelled and its entries removed from the objects it watched.
+  @discardableResult
+  func cancel() -> Bool {
+    let first = state.withLock { state -> Bool in
+      defer { state.cancelled = true }
+      return !state.cancelled
+    }
+    if first { finishCancel() }
+    return first
+  }
+
+  private func finishCancel() {
+    let (observer, storages) = state.withLock { state in
+      defer {
+        state.observer = nil
+        state.storages = []
+        state.pending = nil
+      }
+      return (state.observer, state.storages)
+    }
+    guard let observer, observer.cancel() else { return }
+    for weak in storages { weak.storage?.sweep() }
+  }
+
+  deinit {
+    state.withLock { $0.observer }?.cancel()
+  }
+}
+
+/// A storage a continuous observation installed on, held weakly so that the
+/// observation keeps no object's storage alive (its deinit must be able to run).
+struct WeakStorage {
+  weak var storage: RegistrarStorage?
+}
+
+extension AccessList {
+  /// The storages read, held weakly.
+  var weakStorages: [WeakStorage] {
+    var result: [WeakStorage] = []
+    forEach { result.append(WeakStorage(storage: $0.storage)) }
+    return result
+  }
+}

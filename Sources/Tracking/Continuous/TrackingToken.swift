@@ -1,0 +1,57 @@
+/// Keeps a continuous observation alive: cancel it, or release it, to stop the
+/// observation. The equivalent of Apple's `ObservationTracking.Token` (SE-0506), but a
+/// class: it is `Hashable`, can be kept in a `Set`, and copies refer to the same
+/// observation.
+///
+/// Bind an observation to a *lifetime*, not to an initializer: a SwiftUI view's
+/// `init` (or any type held in `@State`) may run many times, and each run would start
+/// another observation. Store the token in the object whose lifetime the observation
+/// should share — a view model, a controller, a `.task` — and the observation ends
+/// when that owner goes away:
+///
+/// ```swift
+/// final class Renderer {
+///   private var tokens: Set<TrackingToken> = []
+///   func start(_ model: Model) {
+///     observe { [weak self] in self?.draw(model.shapes) }.store(in: &tokens)
+///   }
+/// }
+/// ```
+///
+/// (For a one-shot tracking, whose handle does *not* cancel when released, see
+/// ``PendingTracking``.)
+public final class TrackingToken: Sendable, Hashable {
+  private let onCancel: @Sendable () -> Void
+  private let state = Locked(false)
+
+  init(onCancel: @escaping @Sendable () -> Void) {
+    self.onCancel = onCancel
+  }
+
+  /// Stops the observation: the callback does not run again, is released, and no
+  /// observer of it stays installed. Calling it more than once does nothing.
+  public func cancel() {
+    let first = state.withLock { cancelled -> Bool in
+      defer { cancelled = true }
+      return !cancelled
+    }
+    if first { onCancel() }
+  }
+
+  /// Whether ``cancel()`` was called (by you, or by releasing the token).
+  public var isCancelled: Bool { state.withLock { $0 } }
+
+  /// Keeps this token in `set`, so that the observation lives as long as the set
+  /// holds it.
+  public func store(in set: inout Set<TrackingToken>) {
+    set.insert(self)
+  }
+
+  deinit { cancel() }
+
+  /// Equal only to itself.
+  public static func == (lhs: TrackingToken, rhs: TrackingToken) -> Bool { lhs === rhs }
+
+  /// Hashes the token's identity.
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -1,0 +1,202 @@
+import CTrackingSupport
+
+/// The did-set notifications of one thread's current change (or transaction), held
+/// so that each observer runs once, after every derived value has heard of the change.
+///
+/// `willSet` callbacks run at once, on the mutating thread, as Apple's do. `didSet`
+/// callbacks go through a batch: the outermost `didSet` on a thread (or
+/// ``withTransaction(_:)``) opens one, publishes it in the thread's batch slot, and
+/// drains it before returning, in three phases that repeat until all are empty:
+///
+/// 1. **Propagation**: the observers that keep ``Derived`` values up to date. They
+///    mark values stale and pass the change on to their own readers, which queues more
+///    work here; they run no user code.
+/// 2. **Settling**: work that derived values queued to recompute eagerly (values that
+///    notify only when they actually changed), once nothing they read is still mid-change.
+/// 3. **Effects**: every other did-set callback (`observe`, one-shot `didSet`
+///    trackings, Combine publishers, …). An observer already waiting here is not queued
+///    twice, so a diamond of derived values runs each downstream observer once per
+///    change, however many paths lead to it.
+///
+/// An effect that writes a tracked property starts a nested change whose did-set
+/// notifications join this batch and run in the same loop. A batch belongs to one
+/// thread and is never shared: its storage lives on the stack of the call that opened
+/// it.
+struct NotificationBatch {
+  private var propagation = NotificationQueue()
+  private var settling: [() -> Void] = []
+  private var settled = 0
+  private var effects = NotificationQueue()
+  /// The sources of this batch's events, whose synchronous delivery ends with it.
+  private var sources: [EventSource] = []
+
+  /// The current thread's batch, if one is open.
+  static var current: UnsafeMutablePointer<NotificationBatch>? {
+    tracking_current_batch()?.assumingMemoryBound(to: NotificationBatch.self)
+  }
+
+  /// Whether a batch is open on this thread.
+  static var isOpen: Bool { tracking_current_batch() != nil }
+
+  /// Runs `body` inside a batch: the one already open on this thread, or a new one
+  /// that is drained when `body` returns (also when it throws).
+  static func run<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    if isOpen { return try body() }
+    var batch = NotificationBatch()
+    return try withUnsafeMutablePointer(to: &batch) { (pointer) throws(Failure) -> T in
+      tracking_set_current_batch(pointer)
+      defer {
+        drain(pointer)
+        tracking_set_current_batch(nil)
+      }
+      return try body()
+    }
+  }
+
+  /// Delivers the did-set of one change to `observers`: queued in the open batch, or in
+  /// one opened for them.
+  static func deliverDidSet(_ observers: DueObservers, _ source: () -> EventSource) {
+    run {
+      let batch = current!
+      var made: EventSource?
+      func shared() -> EventSource? {
+        if made == nil {
+          let new = source()
+          made = new
+          batch.pointee.sources.append(new)
+        }
+        return made
+      }
+      observers.forEach { batch.pointee.enqueue($0, shared) }
+    }
+  }
+
+  /// Delivers the did-set of a change to one observer (see ``deliverDidSet(_:_:)``).
+  static func deliverDidSet(_ observer: TrackingObserver, _ source: EventSource) {
+    run { current!.pointee.enqueue(observer, { source }) }
+  }
+
+  /// Drops the did-set notifications waiting for `observer` in this thread's batch.
+  ///
+  /// A continuous observation calls it when a run ends: notifications queued on this
+  /// thread while the run was under way come from the run's own writes (other threads
+  /// deliver through their own batches), and a run's own writes do not cause another
+  /// run, as with Apple's tracking.
+  static func discard(_ observer: TrackingObserver) {
+    current?.pointee.effects.remove(observer)
+  }
+
+  /// Queues work that recomputes a derived value, to run once propagation is done.
+  /// Runs it at once when no batch is open.
+  static func settle(_ work: @escaping () -> Void) {
+    guard let batch = current else { return work() }
+    batch.pointee.settling.append(work)
+  }
+
+  private mutating func enqueue(_ observer: TrackingObserver, _ source: () -> EventSource?) {
+    // Only observers whose did-set callback takes an event need the source; making it
+    // for the others would cost an allocation per change for nothing.
+    let event = observer.takesDidSetEvent ? source() : nil
+    if observer.isPropagation {
+      propagation.append(observer, event, deduplicating: false)
+    } else {
+      effects.append(observer, event, deduplicating: true)
+    }
+  }
+
+  /// Runs everything queued, phase by phase, until nothing is left. The batch is
+  /// reached through `pointer` (its published address): callbacks queue more work
+  /// through it while this loop runs, so no Swift access to the value may span a
+  /// callback.
+  private static func drain(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
+    while true {
+      if let (observer, source) = pointer.pointee.propagation.next() {
+        observer.notifyDidSet { source }
+      } else if pointer.pointee.settled < pointer.pointee.settling.count {
+        let work = pointer.pointee.settling[pointer.pointee.settled]
+        pointer.pointee.settled += 1
+        work()
+      } else if let (observer, source) = pointer.pointee.effects.next() {
+        observer.notifyDidSet { source }
+      } else {
+        break
+      }
+    }
+    for source in pointer.pointee.sources { source.endDelivery() }
+  }
+}
+
+/// A first-in, first-out queue of did-set notifications that holds its first entry
+/// inline, so that a change with one observer allocates nothing.
+struct NotificationQueue {
+  private var first: (TrackingObserver, EventSource?)?
+  private var rest: [(TrackingObserver, EventSource?)] = []
+  private var taken = 0
+
+  /// Appends a notification; with `deduplicating`, not if the observer already waits.
+  mutating func append(_ observer: TrackingObserver, _ source: EventSource?, deduplicating: Bool) {
+    if deduplicating, isWaiting(observer) { return }
+    if first == nil && rest.isEmpty {
+      first = (observer, source)
+    } else {
+      rest.append((observer, source))
+    }
+  }
+
+  private func isWaiting(_ observer: TrackingObserver) -> Bool {
+    if let first, first.0 === observer { return true }
+    return rest[taken...].contains { $0.0 === observer }
+  }
+
+  /// Removes the waiting notifications of `observer`.
+  mutating func remove(_ observer: TrackingObserver) {
+    if let head = first, head.0 === observer { first = nil }
+    guard taken < rest.count, rest[taken...].contains(where: { $0.0 === observer }) else { return }
+    let waiting = rest[taken...].filter { $0.0 !== observer }
+    rest.removeSubrange(taken...)
+    rest.append(contentsOf: waiting)
+  }
+
+  /// Removes and returns the oldest notification.
+  mutating func next() -> (TrackingObserver, EventSource?)? {
+    if let head = first {
+      first = nil
+      return head
+    }
+    guard taken < rest.count else { return nil }
+    defer {
+      taken += 1
+      if taken == rest.count {
+        rest.removeAll(keepingCapacity: true)
+        taken = 0
+      }
+    }
+    return rest[taken]
+  }
+}
+
+/// Groups writes so that did-set observers — continuous callbacks, derived values,
+/// one-shot `didSet` trackings, Combine publishers — hear of them once, at the end.
+///
+/// ```swift
+/// withTransaction {
+///   cart.items.append(tea)
+///   cart.total += tea.price
+/// }   // an `observe` of cart.items and cart.total runs once, here
+/// ```
+///
+/// - One-shot `willSet` callbacks (``withTracking(_:onChange:)``) keep Apple's
+///   semantics: they run at the first write, before it is stored. Sequences
+///   (``TrackedValues``) and the ``RenderLoop`` already wait for the writing code to
+///   suspend, so a transaction is one value or one cycle for them too.
+/// - Transactions nest: an inner one joins the outermost, and everything is delivered
+///   when the outermost returns.
+/// - A throwing body ends the transaction too: writes made before the error stay made
+///   (nothing is rolled back) and are delivered; the error is rethrown.
+/// - A transaction belongs to the thread that runs it: writes made on other threads
+///   meanwhile are delivered as usual, each with its own batch.
+/// - Callbacks that run at the end may write again; those changes are delivered in
+///   the same loop, before `withTransaction` returns.
+public func withTransaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+  try NotificationBatch.run(body)
+}

@@ -1,0 +1,199 @@
+import CTrackingSupport
+
+/// What a tracking callback is told: why it runs, and — for a change — which property
+/// of which object changed. The equivalent of Apple's `ObservationTracking.Event`
+/// (SE-0506), with more to say.
+///
+/// ```swift
+/// withTracking(options: [.willSet, .didSet]) { _ = model.count } onChange: { event in
+///   if event.matches(\Model.count) { print(event.kind, event.value(of: \Model.count)!) }
+/// }
+/// ```
+///
+/// - ``kind``: ``Kind/initial`` (the first run of a continuous tracking),
+///   ``Kind/willSet``, ``Kind/didSet`` or ``Kind/deinit``.
+/// - ``matches(_:)``: whether the change concerns a property (always `false` for
+///   `initial` and `deinit`).
+/// - ``cancel()``: ends the tracking from inside its callback; cancelling at `willSet`
+///   suppresses the `didSet` that would follow.
+/// - Beyond Apple: ``propertyName``, ``objectType`` and ``object`` say what changed
+///   (names come from the macro, so they are right on Linux too), and
+///   ``value(of:)`` reads the property's value while the callback runs synchronously
+///   with the change — the old value at `willSet`, the new one at `didSet`.
+///
+/// An event is `Sendable`: hand it to another task freely. What it says about the
+/// change stays valid; ``value(of:)``, which reads the object, returns `nil` once the
+/// synchronous callback has returned (the object may have changed since, and may not be
+/// safe to read from another thread).
+///
+/// A change that another thread made while a tracking's `apply` was running is
+/// detected when the tracking is installed and reported right away; which property it
+/// was is then unknown (``propertyName`` is `nil` and ``matches(_:)`` returns `true`).
+public struct TrackingEvent: Sendable, CustomStringConvertible {
+  /// Why a tracking callback runs.
+  public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    private let rawValue: UInt8
+    private init(_ rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The first run of a continuous tracking (nothing changed yet).
+    public static let initial = Kind(0)
+    /// A property the tracking read is about to change.
+    public static let willSet = Kind(1)
+    /// A property the tracking read has changed.
+    public static let didSet = Kind(2)
+    /// An object the tracking read was deallocated.
+    public static let `deinit` = Kind(3)
+
+    /// `initial`, `willSet`, `didSet` or `deinit`.
+    public var description: String {
+      switch rawValue {
+      case 0: "initial"
+      case 1: "willSet"
+      case 2: "didSet"
+      default: "deinit"
+      }
+    }
+  }
+
+  /// Why the callback runs.
+  public let kind: Kind
+  let source: EventSource?
+  /// What ``cancel()`` ends. Unchecked: cancelling is thread-safe (an atomic state word
+  /// decides; see ``TrackingObserver``).
+  let canceller: UncheckedSendable<(any TrackingCancellable)?>
+
+  init(kind: Kind, source: EventSource?, canceller: (any TrackingCancellable)?) {
+    self.kind = kind
+    self.source = source
+    self.canceller = UncheckedSendable(canceller)
+  }
+
+  /// An event of `kind` about nothing in particular: a first run, or a deallocation.
+  static func plain(_ kind: Kind, canceller: (any TrackingCancellable)?) -> TrackingEvent {
+    TrackingEvent(kind: kind, source: nil, canceller: canceller)
+  }
+
+  /// The name of the property that changed, when known.
+  public var propertyName: String? { source?.propertyName }
+
+  /// The type of the object whose property changed, when known.
+  public var objectType: Any.Type? { source?.objectType }
+
+  /// The identity of the object whose property changed, when known.
+  public var object: ObjectIdentifier? { source?.objectID }
+
+  /// The key path of the property that changed, when known.
+  public var keyPath: AnyKeyPath? { source?.keyPath.value }
+
+  /// The property's number in its object's registrar, when known.
+  public var propertyID: Int? { source?.propertyID }
+
+  /// Whether this event is about a change of the property at `keyPath`.
+  ///
+  /// `false` for ``Kind/initial`` and ``Kind/deinit``. For a change whose property is
+  /// unknown (one detected when the tracking was installed), `true`: the property may
+  /// be this one, and a caller filtering on it must not miss the change.
+  public func matches<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Bool {
+    guard kind == .willSet || kind == .didSet else { return false }
+    guard let known = source?.keyPath.value else { return true }
+    return known == keyPath
+  }
+
+  /// Whether this event is about a change of `keyPath` of `object`.
+  public func isChange<Root: AnyObject, Value>(of object: Root, _ keyPath: KeyPath<Root, Value>) -> Bool {
+    guard kind == .willSet || kind == .didSet, let source else { return false }
+    return source.objectID == ObjectIdentifier(object) && source.keyPath.value == keyPath
+  }
+
+  /// The value of the changed property while the callback runs synchronously with the
+  /// change: the old value at ``Kind/willSet``, the new value at ``Kind/didSet``.
+  ///
+  /// `nil` when this event is not about `keyPath`, when its property is unknown, or
+  /// once the synchronous callback has returned (read it in the callback if you need
+  /// it later).
+  public func value<Root, Value: Sendable>(of keyPath: KeyPath<Root, Value>) -> Value? {
+    guard kind == .willSet || kind == .didSet, let source, source.keyPath.value == keyPath else { return nil }
+    return source.read(keyPath)
+  }
+
+  /// Ends the tracking that received this event: a one-shot tracking does not fire
+  /// again (cancelling at `willSet` suppresses its `didSet`), a continuous one does not
+  /// run again.
+  public func cancel() {
+    _ = canceller.value?.cancel()
+  }
+
+  /// The kind, and the object type and property when known.
+  public var description: String {
+    guard let source, let name = source.propertyName ?? source.keyPath.value.map({ "\($0)" }) else {
+      return "TrackingEvent(\(kind))"
+    }
+    let type = source.objectType.map { "\($0)." } ?? ""
+    return "TrackingEvent(\(kind) \(type)\(name))"
+  }
+}
+
+/// Something a ``TrackingEvent`` can cancel: an installed observer, or a continuous
+/// tracking.
+protocol TrackingCancellable: AnyObject {
+  /// Ends the tracking; returns whether it was still running.
+  @discardableResult func cancel() -> Bool
+}
+
+/// The change behind one or more events: which object and property, and a way to read
+/// the property while the change is being delivered synchronously.
+///
+/// Made by a registrar only when an observer that takes events is due, and shared by
+/// the events of that change. `@unchecked Sendable`: the subject is only read on the
+/// thread that delivers the change (`thread`, fixed at creation), and only while that
+/// thread is still delivering (`isLive`, which only that thread reads and writes); the
+/// rest is immutable.
+@usableFromInline
+final class EventSource: @unchecked Sendable {
+  let objectID: ObjectIdentifier?
+  let objectType: Any.Type?
+  let propertyName: String?
+  let propertyID: Int?
+  /// Key paths are immutable objects, safe to share although not declared `Sendable`.
+  let keyPath: UncheckedSendable<AnyKeyPath?>
+  private weak var subject: AnyObject?
+  private let thread: UInt
+  private var isLive: Bool
+
+  @usableFromInline
+  init<Subject: Trackable>(subject: Subject, keyPath: AnyKeyPath?, propertyID: Int) {
+    self.objectID = ObjectIdentifier(subject)
+    self.objectType = Subject.self
+    self.propertyName = Subject.trackedPropertyName(propertyID)
+    self.propertyID = propertyID
+    self.keyPath = UncheckedSendable(keyPath)
+    self.subject = subject
+    self.thread = tracking_current_thread()
+    self.isLive = true
+  }
+
+  /// A change whose object and property are unknown (detected at install).
+  init() {
+    objectID = nil
+    objectType = nil
+    propertyName = nil
+    propertyID = nil
+    keyPath = UncheckedSendable(nil)
+    subject = nil
+    thread = 0
+    isLive = false
+  }
+
+  /// Ends the synchronous delivery: reads return `nil` from now on. Called by the
+  /// delivering thread.
+  func endDelivery() {
+    if thread == tracking_current_thread() { isLive = false }
+  }
+
+  func read<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Value? {
+    guard thread == tracking_current_thread(), isLive, let root = subject as? Root else { return nil }
+    // Not recorded by whatever tracking scope is active on this thread: the read
+    // belongs to the callback, not to the code that made the change.
+    return CurrentScope.with(nil) { root[keyPath: keyPath] }
+  }
+}
