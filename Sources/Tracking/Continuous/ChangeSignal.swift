@@ -100,7 +100,10 @@ final class ChangeSignal: @unchecked Sendable {
     if !unchanged {
       var observer: TrackingObserver?
       if !reads.isEmpty {
-        let new = TrackingObserver.make(kind: .willSetRepeating, willSet: onChange, didSet: nil)
+        // The did-set signals too: a round that started at another thread's willSet may
+        // have read before that thread stored the value; its didSet then asks for
+        // another round, so the final value is never lost.
+        let new = TrackingObserver.make(kind: .willSetAndDidSetRepeating, willSet: onChange, didSet: onChange)
         reads.install(new)
         observer = new
       }

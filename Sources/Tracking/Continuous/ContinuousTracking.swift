@@ -88,6 +88,9 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   private struct State {
     var cancelled = false
     var runningThread: UInt?
+    /// Whether a change arrived that the next run must see.
+    var needsRun = false
+    /// The latest event of a kind the options asked for, for the next run.
     var pending: TrackingEvent?
     var scheduled = false
     var observer: TrackingObserver?
@@ -125,8 +128,10 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   private let delivery: ContinuousDelivery
   private let body: Body
   private let state = Locked(State())
-  /// The handler of this observation's observers. Made once, in `init`.
+  /// The handlers of this observation's observers. Made once, in `init`, before the
+  /// observation is shared; read-only afterwards.
   private var handler = TrackingObserver.Handler.plain {}
+  private var unrequestedDidSet = TrackingObserver.Handler.plain {}
 
   /// Starts an observation and returns the token that keeps it alive.
   package static func start(
@@ -143,6 +148,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     self.body = body
     // Weak: a pending observer must not keep the observation (and its captures) alive.
     handler = .event { [weak self] event in self?.changed(event) }
+    unrequestedDidSet = .event { [weak self] event in self?.changed(event, requested: false) }
   }
 
   private func start(firstRun: FirstRun) {
@@ -150,7 +156,10 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     if firstRun == .immediate, isOnItsIsolation {
       run(event)
     } else {
-      state.withLock { $0.pending = event }
+      state.withLock { state in
+        state.pending = event
+        state.needsRun = true
+      }
       schedule()
     }
   }
@@ -162,15 +171,19 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
 
   // MARK: Changes (on the mutating thread)
 
-  /// Called by this observation's observer for each event it takes.
-  private func changed(_ event: TrackingEvent) {
+  /// Called by this observation's observer for each event it takes. `requested` is
+  /// false for a did-set the options did not ask for (see `makeObserver`): it asks for a
+  /// run, but the run receives the latest event of a requested kind.
+  private func changed(_ event: TrackingEvent, requested: Bool = true) {
     let thread = tracking_current_thread()
     let startNow = state.withLock { state -> Bool in
       guard !state.cancelled else { return false }
       // Its own write, made by the run under way on this thread: ignored.
       if state.runningThread == thread { return false }
-      state.pending = event
-      return state.runningThread == nil && !state.scheduled
+      if requested || state.pending == nil { state.pending = event }
+      let wasWaiting = state.needsRun
+      state.needsRun = true
+      return !wasWaiting && state.runningThread == nil && !state.scheduled
     }
     guard startNow else { return }
     if delivery == .immediate, isOnItsIsolation {
@@ -203,8 +216,11 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// during a run causes the next run).
   private func runPending() {
     while let event = state.withLock({ state -> TrackingEvent? in
-      guard !state.cancelled, state.runningThread == nil else { return nil }
-      defer { state.pending = nil }
+      guard !state.cancelled, state.runningThread == nil, state.needsRun else { return nil }
+      defer {
+        state.pending = nil
+        state.needsRun = false
+      }
       return state.pending
     }) {
       run(event)
@@ -221,6 +237,8 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       return true
     }
     guard mayRun else { return }
+    // `cancel()` on the event ends this observation, not only the observer that reported it.
+    let event = TrackingEvent(kind: event.kind, source: event.source, canceller: self)
     let (_, reads) = AccessList.collect { body.callHere(event) }
     watch(reads)
   }
@@ -255,8 +273,11 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     let changed = !reads.isEmpty && reads.changedElsewhere()
     let (runAgain, cancelled) = state.withLock { state -> (Bool, Bool) in
       state.runningThread = nil
-      if changed, state.pending == nil { state.pending = TrackingEvent(kind: .didSet, source: EventSource(), canceller: self) }
-      return (state.pending != nil && !state.cancelled, state.cancelled)
+      if changed {
+        state.needsRun = true
+        if state.pending == nil { state.pending = TrackingEvent(kind: .didSet, source: EventSource(), canceller: self) }
+      }
+      return (state.needsRun && !state.cancelled, state.cancelled)
     }
     if cancelled {
       finishCancel()
@@ -265,10 +286,16 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     }
   }
 
+  /// The observer of one run's reads. With `.willSet` it also takes the did-set: a run
+  /// that another thread's willSet started may read before that thread stores the new
+  /// value, and the did-set then asks for the run that reads it (so the final value is
+  /// never lost); it coalesces with a run not yet started.
   private func makeObserver() -> TrackingObserver {
     let deinitHandler = options.contains(.deinit) ? handler : nil
     switch (options.contains(.willSet), options.contains(.didSet)) {
-    case (true, false): return .make(kind: .willSetRepeating, willSet: handler, didSet: nil, deinit: deinitHandler)
+    case (true, false):
+      return .make(
+        kind: .willSetAndDidSetRepeating, willSet: handler, didSet: unrequestedDidSet, deinit: deinitHandler)
     case (false, true): return .make(kind: .didSetRepeating, willSet: nil, didSet: handler, deinit: deinitHandler)
     case (true, true):
       return .make(kind: .willSetAndDidSetRepeating, willSet: handler, didSet: handler, deinit: deinitHandler)
@@ -296,6 +323,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
         state.observer = nil
         state.storages = []
         state.pending = nil
+        state.needsRun = false
       }
       return (state.observer, state.storages)
     }

@@ -143,7 +143,11 @@ public final class RenderLoop {
     guard let update = components[id]?.update else { return }
     components[id]?.runCount += 1
     totalRuns += 1
-    let (_, token) = withCancellableTracking(update, onChange: Self.marker(for: id, in: dirtySet, loop: self))
+    // willSet marks the component dirty at once; didSet marks it again, for a cycle that
+    // ran on the main actor while another thread was between its willSet and its store
+    // (that run may have read the old value). Marking twice before a cycle is one mark.
+    let marker = Self.marker(for: id, in: dirtySet, loop: self)
+    let (_, token) = withCancellableTracking(options: [.willSet, .didSet], update) { @Sendable _ in marker() }
     dirtySet.installed(token, for: id)
   }
 }

@@ -4,9 +4,12 @@ import Testing
 /// The registrar's observed mask: the lock-free test every mutation makes.
 @Suite("Observed mask")
 struct ObservedMaskTests {
-  static func storage(_ counter: Counter) -> RegistrarStorage {
-    Mirror(reflecting: counter).children.compactMap { $0.value as? TrackingRegistrar }.first!.storage
+  static func storage(_ object: AnyObject) -> RegistrarStorage {
+    Mirror(reflecting: object).children.compactMap { $0.value as? TrackingRegistrar }.first!.storage
   }
+
+  /// The observers installed on `object`, finished ones not yet swept included.
+  static func entryCount(of object: AnyObject) -> Int { storage(object).entryCount }
 
   @Test func onlyWatchedPropertiesAreMarkedAndFiringClearsThem() {
     let counter = Counter()
