@@ -99,6 +99,13 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
+    // Built as new app targets are, with main-actor default isolation (SE-0466): checks
+    // that the callback APIs take closures that touch main-actor state.
+    .testTarget(
+      name: "MainActorDefaultTests",
+      dependencies: ["Tracking", "TrackingTesting"],
+      swiftSettings: [.unsafeFlags(["-default-isolation", "MainActor"])]
+    ),
     .testTarget(
       name: "TrackingMacrosTests",
       dependencies: [

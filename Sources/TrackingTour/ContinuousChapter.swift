@@ -14,7 +14,7 @@ enum ContinuousChapter {
 
     Narrator.chapter("7. A throttled stream of (brightness, saturation)")
     let previews = TrackedValues { (image.brightness, image.saturation) }
-      .throttled(for: .milliseconds(20), clock: ContinuousClock())
+      .atMostOnce(every: .milliseconds(20), clock: ContinuousClock())
     // The consumer acknowledges each value, so the script below runs in a fixed order.
     let (acks, ack) = AsyncStream<Void>.makeStream()
     let consumer = Task { @MainActor in

@@ -239,7 +239,10 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     guard mayRun else { return }
     // `cancel()` on the event ends this observation, not only the observer that reported it.
     let event = TrackingEvent(kind: event.kind, source: event.source, canceller: self)
-    let (_, reads) = AccessList.collect { body.callHere(event) }
+    // Isolated from whatever scope is active on this thread (a run may happen inside the
+    // did-set of a write made in someone else's `apply`): those reads are this
+    // observation's, not that scope's.
+    let (_, reads) = withoutTracking { AccessList.collect { body.callHere(event) } }
     watch(reads)
   }
 

@@ -6,8 +6,45 @@ import Testing
 /// Both interop switches are process-wide. Turning them on never changes what our own
 /// trackings see (it only adds Apple's), so other suites running in parallel are
 /// unaffected; this suite still runs its tests one at a time and restores the switches.
+#if canImport(SwiftUI)
+  let canImportSwiftUI = true
+#else
+  let canImportSwiftUI = false
+#endif
+
 @Suite("Interop with Apple's Observation", .serialized)
 struct InteropTests {
+  /// The bug: an app that turned relaying off at launch had it switched back on when
+  /// its first tracked object was made (the platform default was applied then).
+  @Test func anAppsChoiceOfRelayingWinsOverTheDefault() {
+    let wasOn = TrackingInterop.relaysToAppleObservation
+    defer {
+      TrackingInterop.relaysToAppleObservation = wasOn
+      TrackingInterop.forgetRelayingChoice()
+    }
+    TrackingInterop.relaysToAppleObservation = false  // the app, at launch
+    TrackingInterop.applyDefault(relaying: true)  // what the first registrar does where SwiftUI exists
+    #expect(!TrackingInterop.relaysToAppleObservation)
+    TrackingInterop.forgetRelayingChoice()
+    TrackingInterop.applyDefault(relaying: true)  // no choice made: the default applies
+    #expect(TrackingInterop.relaysToAppleObservation)
+  }
+
+  /// The bug: with Apple's objects observed, a scope that read nothing returned a
+  /// pending tracking (and evaluated its callback).
+  @Test func aScopeThatReadNothingIsNotPendingWhenObservingAppleObjects() {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+    let (value, tracking) = withCancellableTracking { 42 } onChange: {}
+    #expect(value == 42)
+    #expect(!tracking.isPending)
+    let apple = AppleModel(log: EventLog())
+    let appleOnly = withCancellableTracking { _ = apple.a } onChange: {}.tracking
+    #expect(appleOnly.isPending)  // an Apple object was read: it can still fire
+    appleOnly.cancel()
+  }
+
   @Test func appleTrackingSeesOurObjectsWhenRelaying() {
     let wasOn = TrackingInterop.relaysToAppleObservation
     TrackingInterop.relaysToAppleObservation = true
@@ -44,7 +81,8 @@ struct InteropTests {
     }
   }
 
-  @Test func appleTrackingDoesNotSeeOurObjectsByDefault() {
+  /// Relaying is off by default only where SwiftUI does not exist (this machine).
+  @Test(.enabled(if: !canImportSwiftUI)) func appleTrackingDoesNotSeeOurObjectsByDefault() {
     #expect(!TrackingInterop.relaysToAppleObservation)
     let counter = Counter()
     let log = EventLog()

@@ -1,22 +1,25 @@
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, macCatalyst 18, *)
 extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Never {
-  /// At most one value per `interval`, and never loses the last one: the first value
+  /// At most one value every `interval`, and never loses the last one: the first value
   /// passes at once; values arriving within the interval are held, and the latest of
-  /// them is delivered when the interval ends.
+  /// them is delivered when the interval ends (a leading and trailing-edge throttle).
   ///
-  /// swift-async-algorithms' `throttle` is pull-based: a value that arrives inside the
-  /// interval is emitted only when *another* value arrives after it, so the final
-  /// position of a slider drag can wait indefinitely. UI state wants the trailing edge,
-  /// which this delivers.
+  /// It differs from swift-async-algorithms' `throttle(for:clock:latest:)`, which is
+  /// pull-based: there, a value that arrives inside the interval is emitted only when
+  /// *another* value arrives after it, so the final position of a slider drag can wait
+  /// indefinitely. UI state wants the trailing edge, which this delivers — hence a
+  /// different name.
   ///
   /// ```swift
-  /// for await preview in TrackedValues({ image.brightness }).throttled(for: .milliseconds(50), clock: .continuous) {
+  /// for await preview in TrackedValues({ image.brightness }).atMostOnce(every: .milliseconds(50), clock: .continuous) {
   ///   render(preview)
   /// }
   /// ```
   ///
   /// The sequence ends when the base sequence ends (after delivering a held value) or
   /// when the consuming task is cancelled.
-  public func throttled<C: Clock>(for interval: C.Duration, clock: C) -> AsyncStream<Element> {
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
+  public func atMostOnce<C: Clock>(every interval: C.Duration, clock: C) -> AsyncStream<Element> {
     let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let gate = ThrottleGate<Element, C>(interval: interval, clock: clock, output: continuation)
     let pump = Task {
@@ -33,8 +36,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
   }
 }
 
-/// The state of one throttled stream: when it last emitted, the value it holds, and
+/// The state of one ``AsyncSequence/atMostOnce(every:clock:)`` stream: when it last emitted, the value it holds, and
 /// the timer that will deliver it.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
 actor ThrottleGate<Element: Sendable, C: Clock> {
   private let interval: C.Duration
   private let clock: C
@@ -60,7 +64,8 @@ actor ThrottleGate<Element: Sendable, C: Clock> {
     guard timer == nil, let lastEmission else { return }
     let deadline = lastEmission.advanced(by: interval)
     timer = Task { [clock] in
-      try? await clock.sleep(until: deadline, tolerance: nil)
+      // A cancelled sleep means the stream went away: nothing to deliver.
+      guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
       self.timerFired()
     }
   }

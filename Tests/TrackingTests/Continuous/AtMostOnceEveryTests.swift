@@ -4,13 +4,13 @@ import Testing
 
 /// The trailing-edge throttle, driven by a `TestClock`.
 extension ContinuousTrackingSuites {
-  @Suite("throttled(for:clock:)")
+  @Suite("atMostOnce(every:clock:)")
   @UIActor
   struct ThrottledTests {
     @Test func firstValuePassesAtOnceThenTheLatestArrivesAtTheEndOfTheInterval() async {
       let clock = TestClock()
       let image = ImageAdjustments()
-      var values = image.values(of: \.brightness).throttled(for: .seconds(1), clock: clock).makeAsyncIterator()
+      var values = image.values(of: \.brightness).atMostOnce(every: .seconds(1), clock: clock).makeAsyncIterator()
       #expect(await values.next() == 0)
 
       let (acks, ack) = AsyncStream<Void>.makeStream()
@@ -33,7 +33,7 @@ extension ContinuousTrackingSuites {
     @Test func aValueAfterAQuietIntervalPassesAtOnce() async {
       let clock = TestClock()
       let image = ImageAdjustments()
-      var values = image.values(of: \.contrast).throttled(for: .seconds(1), clock: clock).makeAsyncIterator()
+      var values = image.values(of: \.contrast).atMostOnce(every: .seconds(1), clock: clock).makeAsyncIterator()
       #expect(await values.next() == 0)
       await clock.advance(by: .seconds(2))
       image.contrast = 0.7
@@ -43,7 +43,7 @@ extension ContinuousTrackingSuites {
     @Test func endOfTheBaseDeliversTheHeldValueThenFinishes() async {
       let clock = TestClock()
       let (base, input) = AsyncStream<Int>.makeStream()
-      var values = base.throttled(for: .seconds(1), clock: clock).makeAsyncIterator()
+      var values = base.atMostOnce(every: .seconds(1), clock: clock).makeAsyncIterator()
       input.yield(1)
       #expect(await values.next() == 1)
       input.yield(2)
