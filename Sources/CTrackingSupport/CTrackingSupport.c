@@ -7,6 +7,8 @@ tracking_atomic_word tracking_interop_flags_storage = { 0 };
 
 tracking_atomic_word tracking_storage_serials = { 0 };
 
+tracking_atomic_word tracking_spy_count_storage = { 0 };
+
 #if defined(__linux__)
 // Contended path of the three-state futex lock (0 free, 1 held, 2 held with waiters).
 void tracking_lock_wait(tracking_lock *l) {

@@ -144,6 +144,17 @@ static inline uint64_t tracking_next_storage_serial(void) {
   return (uint64_t)atomic_fetch_add_explicit(&tracking_storage_serials.value, 1, memory_order_relaxed) + 1;
 }
 
+/// How many spies are registered (TrackingSpy.swift); read on the notification path.
+/// Reached through functions so Swift does not see a mutable global.
+extern tracking_atomic_word tracking_spy_count_storage;
+
+static inline __attribute__((always_inline)) intptr_t tracking_spy_count(void) {
+  return atomic_load_explicit(&tracking_spy_count_storage.value, memory_order_relaxed);
+}
+static inline void tracking_set_spy_count(intptr_t count) {
+  atomic_store_explicit(&tracking_spy_count_storage.value, count, memory_order_relaxed);
+}
+
 // MARK: Interop switches
 
 /// Bit 0: relay reads and writes to Apple's ObservationRegistrar.

@@ -96,7 +96,25 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     var observer: TrackingObserver?
     var signature = ReadSignature.empty
     var storages: [WeakStorage] = []
+    /// What the latest run read (for introspection), by object type.
+    var reads: [(type: any Trackable.Type, properties: PropertySet)] = []
+    /// The event of the latest run.
+    var lastEvent: TrackingEvent?
   }
+
+  /// What the latest run read; see ``TrackingToken/dependencies``.
+  var dependencies: [TrackingDependency] {
+    state.withLock { $0.reads }.flatMap { type, properties -> [TrackingDependency] in
+      var result = properties.identifiers.map {
+        TrackingDependency(objectType: type, propertyName: type.trackedPropertyName($0), propertyID: $0)
+      }
+      if properties.includesAll { result.append(TrackingDependency(objectType: type, propertyName: nil, propertyID: nil)) }
+      return result
+    }
+  }
+
+  /// The event of the latest run.
+  var lastEvent: TrackingEvent? { state.withLock { $0.lastEvent } }
 
   /// The closure a continuous observation runs: with the event, or without it.
   package enum Body: Sendable {
@@ -139,7 +157,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   ) -> TrackingToken {
     let observation = ContinuousObservation(options: options, delivery: delivery, body: body)
     observation.start(firstRun: firstRun)
-    return TrackingToken { observation.cancel() }
+    return TrackingToken(observation)
   }
 
   private init(options: TrackingOptions, delivery: ContinuousDelivery, body: Body) {
@@ -234,6 +252,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     let mayRun = state.withLock { state -> Bool in
       guard !state.cancelled else { return false }
       state.runningThread = thread
+      state.lastEvent = event
       return true
     }
     guard mayRun else { return }
@@ -263,11 +282,14 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       let observer = reads.isEmpty ? nil : makeObserver()
       if let observer { reads.install(observer) }
       let storages = reads.weakStorages
+      var typed: [(type: any Trackable.Type, properties: PropertySet)] = []
+      reads.forEach { typed.append(($0.type, $0.properties)) }
       replaced = state.withLock { state in
         defer {
           state.observer = observer
           state.signature = signature
           state.storages = storages
+          state.reads = typed
         }
         return state.observer
       }
@@ -325,6 +347,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       defer {
         state.observer = nil
         state.storages = []
+        state.reads = []
         state.pending = nil
         state.needsRun = false
       }

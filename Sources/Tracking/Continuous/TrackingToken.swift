@@ -23,10 +23,26 @@
 public final class TrackingToken: Sendable, Hashable {
   private let onCancel: @Sendable () -> Void
   private let state = Locked(false)
+  private let observation: ContinuousObservation?
 
   init(onCancel: @escaping @Sendable () -> Void) {
     self.onCancel = onCancel
+    self.observation = nil
   }
+
+  init(_ observation: ContinuousObservation) {
+    self.onCancel = { observation.cancel() }
+    self.observation = observation
+  }
+
+  /// What the observation's latest run read: each object type and property it now
+  /// depends on (property names come from the macro, so they are right on every
+  /// platform). Empty once cancelled.
+  public var dependencies: [TrackingDependency] { observation?.dependencies ?? [] }
+
+  /// Why the observation last ran: the event of its latest run (``TrackingEvent/Kind/initial``
+  /// for the first run), or `nil` before it first ran.
+  public var lastEvent: TrackingEvent? { observation?.lastEvent }
 
   /// Stops the observation: the callback does not run again, is released, and no
   /// observer of it stays installed. Calling it more than once does nothing.

@@ -265,6 +265,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     }
     guard !due.isEmpty else { return }
     var made: EventSource?
+    if _slowPath(Spies.isActive) {
+      made = source()
+      Spies.report(.willSet, made!, observers: due.count)
+    }
     due.forEach { observer in
       observer.notifyWillSet {
         if made == nil { made = source() }
@@ -299,6 +303,12 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
         })
     }
     guard !due.isEmpty else { return }
+    if _slowPath(Spies.isActive) {
+      let made = source()
+      Spies.report(.didSet, made, observers: due.count)
+      NotificationBatch.deliverDidSet(due) { made }
+      return
+    }
     NotificationBatch.deliverDidSet(due, source)
   }
 
@@ -374,6 +384,8 @@ struct DueObservers {
   private var others: [TrackingObserver] = []
 
   var isEmpty: Bool { first == nil }
+
+  var count: Int { first == nil ? 0 : 1 + others.count }
 
   /// Adds an observer. `scanned` is the number of entries being scanned, the most
   /// that can be appended; the spill array is sized for it on first use.

@@ -1,0 +1,152 @@
+import Clocks
+import Foundation
+import Testing
+@_spi(Testing) @testable import Tracking
+
+@Suite("Beyond Apple: whole objects, introspection, spies, when, derived lifetimes", .serialized)
+struct BeyondAppleTests {
+  // MARK: Whole-object and collection observation
+
+  @Test func oneObserverHearsOfAnyPropertyOfTheObject() {
+    let counter = Counter()
+    let log = EventLog()
+    let token = withContinuousTracking(options: .didSet, delivery: .immediate, firstRun: .immediate) { event in
+      counter.trackEveryProperty()
+      log("\(event.kind)")
+    }
+    #expect(ObservedMaskTests.entryCount(of: counter) == 1)  // one entry, not one per property
+    counter.count = 1
+    counter.label = "x"
+    counter.history.append(3)
+    #expect(log.events == ["initial", "didSet", "didSet", "didSet"])
+    token.cancel()
+  }
+
+  @Test func theEventsOfAWholeObjectObservationSayWhichPropertyChanged() {
+    let counter = Counter()
+    let matched = Received<Bool>()
+    withTracking(options: .didSet) { counter.trackEveryProperty() } onChange: { event in
+      matched.append(event.matches(\Counter.label))
+    }
+    counter.label = "renamed"
+    #expect(matched.values == [true])
+  }
+
+  @Test func elementChangesOfAnArrayOfObjectsReachOneObserver() {
+    let rows = (0..<50).map { _ in Counter() }
+    let runs = Received<Int>()
+    let token = observe {
+      rows.trackEveryElement()
+      runs.append(1)
+    }
+    rows[17].count = 1
+    rows[42].label = "x"
+    #expect(runs.values.count == 3)
+    token.cancel()
+  }
+
+  @Test func outsideAScopeTrackingEveryPropertyDoesNothing() {
+    let counter = Counter()
+    counter.trackEveryProperty()
+    #expect(ObservedMaskTests.entryCount(of: counter) == 0)
+  }
+
+  // MARK: Introspection
+
+  @Test func aTokenListsWhatItsObservationDependsOn() {
+    let counter = Counter()
+    let pair = Pair(1, 2)
+    let token = observe { _ = counter.count; _ = pair.second }
+    let dependencies = token.dependencies.map(\.description).sorted()
+    #expect(dependencies.count == 2)
+    #expect(dependencies.contains { $0.hasPrefix("Counter.") })
+    #expect(token.dependencies.contains { $0.objectType == Counter.self && $0.propertyID == 0 })
+    token.cancel()
+    #expect(token.dependencies.isEmpty)
+  }
+
+  @Test func aTokenSaysWhyItsObservationLastRan() {
+    let counter = Counter()
+    let token = observe { _ = counter.count }
+    #expect(token.lastEvent?.kind == .initial)
+    counter.count = 4
+    #expect(token.lastEvent?.kind == .didSet)
+    #expect(token.lastEvent?.matches(\Counter.count) == true)
+    #expect(token.lastEvent?.object == ObjectIdentifier(counter))
+    token.cancel()
+  }
+
+  @Test func aSpySeesEveryNotificationWithItsCause() {
+    let counter = Counter()
+    let seen = Received<String>()
+    let spy = TrackingDiagnostics.addSpy { notification in
+      if notification.event.object == ObjectIdentifier(counter) {
+        seen.append("\(notification.event.kind) \(notification.observerCount)")
+      }
+    }
+    withTracking { _ = counter.count } onChange: {}
+    withTracking { _ = counter.count } didSet: { _ in }
+    counter.count = 1
+    TrackingDiagnostics.removeSpy(spy)
+    withTracking { _ = counter.count } onChange: {}
+    counter.count = 2
+    #expect(seen.values == ["willSet 1", "didSet 1"])
+  }
+
+  // MARK: when
+
+  @Test func whenReturnsAtOnceIfTheConditionHolds() async throws {
+    let counter = Counter()
+    counter.count = 3
+    try await when { counter.count == 3 }
+  }
+
+  @Test func whenResumesAfterTheChangeThatMakesItTrue() async throws {
+    let counter = Counter()
+    async let waited: Void = when { counter.count >= 2 }
+    await Task.yield()
+    counter.count = 1
+    counter.count = 2
+    try await waited
+    #expect(counter.count == 2)
+  }
+
+  @Test func whenThrowsOnTimeoutAndOnCancellation() async throws {
+    let counter = Counter()
+    let clock = TestClock()
+    let waiting = Task { try await when(timeout: .seconds(1), clock: clock) { counter.count == 99 } }
+    await untilSomethingSleeps(on: clock)
+    await clock.advance(by: .seconds(1))
+    await #expect(throws: WhenTimeoutError(timeout: .seconds(1))) { try await waiting.value }
+
+    let cancelled = Task { try await when { counter.count == 99 } }
+    cancelled.cancel()
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+  }
+
+  // MARK: Derived values
+
+  @Test func aDerivedValueWithCustomEqualityNotifiesOnlyWhenItChangesByThatRule() {
+    let counter = Counter()
+    let tens = Derived(isEqual: { $0 / 10 == $1 / 10 }) { counter.count }
+    let seen = Received<Int>()
+    let token = observe { seen.append(tens.value) }
+    counter.count = 5  // same ten: no notification
+    counter.count = 12
+    #expect(seen.values == [0, 12])
+    token.cancel()
+  }
+
+  @Test func anUnobservedDerivedValueStopsObservingItsInputsUntilItIsReadAgain() {
+    let counter = Counter()
+    let doubled = Derived { counter.count * 2 }
+    let token = observe { _ = doubled.value }
+    #expect(ObservedMaskTests.entryCount(of: counter) == 1)
+    token.cancel()
+    counter.count = 1  // nobody observes `doubled`: it lets go of `count`
+    counter.count = 2  // (the next write sweeps the released entry)
+    #expect(ObservedMaskTests.entryCount(of: counter) == 0)
+    #expect(doubled.value == 4)  // read again: computes, and observes its input again
+    #expect(ObservedMaskTests.entryCount(of: counter) == 1)
+  }
+}
