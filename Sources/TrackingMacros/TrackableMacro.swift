@@ -5,13 +5,18 @@ import SwiftSyntaxMacros
 
 /// `@Trackable`: makes a class's stored `var`s tracked.
 ///
-/// - member: the registrar, `access(keyPath:)` / `withMutation(keyPath:_:)` for
-///   hand-written tracked properties (numbered by the registrar on first use), and — for a
-///   Codable class without its own `CodingKeys` — coding keys that use the
+/// - member: the registrar; `access(keyPath:)` / `withMutation(keyPath:_:)` unless the
+///   class declares its own (used by `@TrackedExternally` and hand-written tracked
+///   properties); `_$trackedPropertyNames`, the names of the numbered properties; and —
+///   for a Codable class without its own `CodingKeys` — coding keys that use the
 ///   properties' own names rather than their `_` backing storage.
-/// - member attribute: `@TrackedProperty(n)` on each stored `var`, numbering them.
-/// - extension: the `Trackable` conformance (omitted for a subclass of a tracked
-///   class, which inherits it).
+/// - member attribute: `@TrackedProperty(n)` on each stored `var`, numbering them; or,
+///   in a class that declares its own `access`/`withMutation`, `@TrackedProperty`
+///   without a number, whose accessors call those methods.
+/// - extension: the `Trackable` conformance and, with the availability of Apple's
+///   module, Apple's `Observable` (each omitted when the class already conforms, as a
+///   subclass of a tracked class does). The class's own `@available` attributes are
+///   copied onto both.
 public struct TrackableMacro {}
 
 extension TrackableMacro: MemberMacro {
@@ -22,63 +27,114 @@ extension TrackableMacro: MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
-      context.diagnose(notAClassDiagnostic(node: node, declaration: declaration))
+      context.diagnose(
+        Diagnostic(
+          node: node,
+          message: TrackingMessage.notAClass(DeclarationKind(declaration), name: DeclarationKind.name(of: declaration))))
       return []
     }
     let typeName = classDecl.name.trimmed
     var members: [DeclSyntax] = [
-      """
-      @\(raw: Names.ignoredMacro) private let \(raw: Names.registrarVariable) = \(raw: Names.qualifiedRegistrar)()
-      """,
-      """
-      /// Records a read of the property at `keyPath`, for hand-written tracked properties.
-      internal nonisolated func access<Member>(keyPath: KeyPath<\(typeName), Member>) {
-        \(raw: Names.registrarVariable).access(self, keyPath: keyPath)
-      }
-      """,
-      """
-      /// Reports a mutation of the property at `keyPath`, for hand-written tracked properties.
-      internal nonisolated func withMutation<Member, MutationResult>(
-        keyPath: KeyPath<\(typeName), Member>,
-        _ mutation: () throws -> MutationResult
-      ) rethrows -> MutationResult {
-        try \(raw: Names.registrarVariable).withMutation(of: self, keyPath: keyPath, mutation)
-      }
-      """,
+      "@\(raw: Names.ignoredMacro) private let \(raw: Names.registrarVariable) = \(raw: Names.qualifiedRegistrar)()"
     ]
+    let accessPresence = classDecl.accessMethodPresence
+    if accessPresence != .always {
+      let member = context.makeUniqueName("Member")
+      let method: DeclSyntax = """
+        /// Records a read of the property at `keyPath`, for hand-written tracked properties.
+        internal nonisolated func access<\(member)>(keyPath: KeyPath<\(typeName), \(member)>) {
+          \(raw: Names.registrarVariable).access(self, keyPath: keyPath)
+        }
+        """
+      members.append(method.unless(accessPresence))
+    }
+    let withMutationPresence = classDecl.withMutationMethodPresence
+    if withMutationPresence != .always {
+      let member = context.makeUniqueName("Member")
+      let result = context.makeUniqueName("MutationResult")
+      let method: DeclSyntax = """
+        /// Reports a mutation of the property at `keyPath`, for hand-written tracked properties.
+        internal nonisolated func withMutation<\(member), \(result)>(
+          keyPath: KeyPath<\(typeName), \(member)>,
+          _ mutation: () throws -> \(result)
+        ) rethrows -> \(result) {
+          try \(raw: Names.registrarVariable).withMutation(of: self, keyPath: keyPath, mutation)
+        }
+        """
+      members.append(method.unless(withMutationPresence))
+    }
+    // The compiler asks for `Trackable` unless the class conforms already: through a
+    // tracked superclass, or (rarely) because it says so itself.
+    let inherited = !lacks(protocols, Names.conformance) && !classDecl.inherits(Names.conformance)
+    members.append(propertyNames(of: classDecl, inheritsConformance: inherited))
     if let codingKeys = codingKeys(for: declaration) {
       members.append(codingKeys)
     }
     return members
   }
 
-  /// Coding keys under the properties' own names, for classes that declare a Codable
+  /// `_$trackedPropertyNames`: the names of the class's numbered properties, a
+  /// property's number being its index (empty when the class's own
+  /// `access`/`withMutation` number them at run time). `nonisolated`, so that a
+  /// main-actor class satisfies the requirement; `class var` in a non-final class so
+  /// that a tracked subclass can override it (`inheritsConformance`: the class already
+  /// conforms, through a tracked superclass).
+  static func propertyNames(of classDecl: ClassDeclSyntax, inheritsConformance: Bool) -> DeclSyntax {
+    let names = classDecl.declaresAccessOrWithMutation ? [] : classDecl.numberedPropertyNames
+    let list = "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    let isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+    let access = isFinal ? classDecl.accessPrefix : classDecl.overridableAccessPrefix
+    let kind = isFinal ? "static" : "class"
+    let override = inheritsConformance ? "override " : ""
+    return """
+      /// The names of this class's numbered tracked properties; a property's number is its index.
+      \(raw: access)\(raw: override)nonisolated \(raw: kind) var \(raw: Names.propertyNamesVariable): [String] {
+        \(raw: list)
+      }
+      """
+  }
+
+  /// Whether `protocols`, the conformances the compiler says the type still lacks,
+  /// include `name` (a type that already conforms is not asked for it again).
+  static func lacks(_ protocols: [TypeSyntax], _ name: String) -> Bool {
+    protocols.contains { $0.trimmedDescription == name || $0.trimmedDescription.hasSuffix(".\(name)") }
+  }
+
+  /// Coding keys under the properties' own names, for types that declare a Codable
   /// conformance and no `CodingKeys` of their own. Tracked properties are stored as
   /// `_name`; the key maps that storage back to `name`. The registrar is left out.
+  /// Members inside `#if` get their keys inside the same `#if`.
   static func codingKeys(for declaration: some DeclGroupSyntax) -> DeclSyntax? {
     let codable = ["Codable", "Encodable", "Decodable"].contains { declaration.inherits($0) }
     guard codable, !declaration.declaresType(named: "CodingKeys") else { return nil }
     let numbered = Set(declaration.numberedPropertyNames)
-    let cases = declaration.variableMembers.compactMap { variable -> String? in
-      guard variable.isStoredInstanceProperty, let name = variable.singleIdentifier?.text else { return nil }
-      return numbered.contains(name) ? "case _\(name) = \"\(name)\"\n" : "case \(name)\n"
-    }
+    let cases = codingKeyCases(declaration.memberBlock.members, numbered: numbered)
     guard !cases.isEmpty else { return nil }
     return """
       private enum CodingKeys: String, CodingKey {
-        \(raw: cases.joined())}
+        \(raw: cases.joined(separator: "\n"))
+      }
       """
   }
 
-  static func notAClassDiagnostic(node: AttributeSyntax, declaration: some DeclGroupSyntax) -> Diagnostic {
-    let (kind, name): (String, String) =
-      if let d = declaration.as(StructDeclSyntax.self) { ("a struct", d.name.text) }
-      else if let d = declaration.as(EnumDeclSyntax.self) { ("an enum", d.name.text) }
-      else if let d = declaration.as(ActorDeclSyntax.self) { ("an actor", d.name.text) }
-      else if let d = declaration.as(ProtocolDeclSyntax.self) { ("a protocol", d.name.text) }
-      else if let d = declaration.as(ExtensionDeclSyntax.self) { ("an extension", d.extendedType.trimmedDescription) }
-      else { ("not a class", "this declaration") }
-    return Diagnostic(node: node, message: TrackingMessage.notAClass(kind: kind, name: name))
+  private static func codingKeyCases(_ members: MemberBlockItemListSyntax, numbered: Set<String>) -> [String] {
+    members.flatMap { member -> [String] in
+      if let variable = member.decl.as(VariableDeclSyntax.self) {
+        guard variable.isStoredInstanceProperty, let name = variable.singleIdentifier?.text else { return [] }
+        return [numbered.contains(name) && variable.isTracked ? "case _\(name) = \"\(name)\"" : "case \(name)"]
+      }
+      guard let ifConfig = member.decl.as(IfConfigDeclSyntax.self) else { return [] }
+      var lines: [String] = []
+      for clause in ifConfig.clauses {
+        let condition = clause.condition.map { " " + $0.trimmedDescription } ?? ""
+        lines.append(clause.poundKeyword.text + condition)
+        if case .decls(let nested) = clause.elements {
+          lines += codingKeyCases(nested, numbered: numbered)
+        }
+      }
+      guard lines.count > ifConfig.clauses.count else { return [] }
+      return lines + ["#endif"]
+    }
   }
 }
 
@@ -89,18 +145,37 @@ extension TrackableMacro: MemberAttributeMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
-    guard declaration.is(ClassDeclSyntax.self) else { return [] }
-    let attribute = declaration.numberingAttribute(for: member, propertyMacro: Names.trackedMacro) {
-      variable, message in
-      context.diagnose(
-        Diagnostic(
-          node: variable,
-          message: message,
-          fixIt: FixIt(
-            message: AddIgnoredFixIt(),
-            changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(ignoring(variable)))])))
+    guard let classDecl = declaration.as(ClassDeclSyntax.self) else { return [] }
+    let attribute = classDecl.trackingAttribute(
+      for: member, propertyMacro: Names.trackedMacro, numbered: !classDecl.declaresAccessOrWithMutation
+    ) { variable, reason in
+      context.diagnose(untrackableDiagnostic(variable, reason, in: classDecl))
     }
     return attribute.map { [$0] } ?? []
+  }
+
+  /// The error for a property that cannot be tracked, with its fix-its: for a `lazy
+  /// var` with a type and an initial value, the rewrite to `@TrackedLazy` with a method
+  /// computing the first value; always `@TrackingIgnored`.
+  static func untrackableDiagnostic(
+    _ variable: VariableDeclSyntax, _ reason: UntrackableReason, in classDecl: ClassDeclSyntax
+  ) -> Diagnostic {
+    let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
+    var fixIts: [FixIt] = []
+    if reason == .lazy, let rewrite = trackedLazyRewrite(variable, className: classDecl.name.text) {
+      fixIts.append(
+        FixIt(
+          message: UseTrackedLazyFixIt(method: rewrite.method),
+          changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(rewrite.replacement))]))
+    }
+    fixIts.append(
+      FixIt(
+        message: AddIgnoredFixIt(),
+        changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(ignoring(variable)))]))
+    return Diagnostic(
+      node: variable,
+      message: TrackingMessage.cannotTrack(reason.id, property: name, reason: reason.text(inClass: true)),
+      fixIts: fixIts)
   }
 
   /// `variable` with `@TrackingIgnored` in front, for the fix-it.
@@ -114,6 +189,64 @@ extension TrackableMacro: MemberAttributeMacro {
     copy.attributes = [.attribute(attribute)] + copy.attributes
     return copy
   }
+
+  /// `lazy var thumbnail: Image = render()` becomes
+  /// `@TrackedLazy(Model.initialThumbnail) var thumbnail: Image` followed by
+  /// `private func initialThumbnail() -> Image { render() }`: the method body is an
+  /// instance context, so the initial-value expression keeps its meaning (implicit
+  /// `self` included). `nil` without a type annotation (the method needs a return
+  /// type) or without an initial value.
+  static func trackedLazyRewrite(
+    _ variable: VariableDeclSyntax, className: String
+  ) -> (method: String, replacement: MemberBlockItemListSyntax)? {
+    guard let binding = variable.bindings.first, let name = variable.singleIdentifier?.text,
+      let type = binding.typeAnnotation?.type.trimmed, let initializer = binding.initializer?.value.trimmed
+    else { return nil }
+    let method = "initial" + name.prefix(1).uppercased() + name.dropFirst()
+    var property = variable.trimmed
+    property.modifiers = property.modifiers.filter { $0.name.tokenKind != .keyword(.lazy) }
+    property.bindings = [binding.trimmed.with(\.initializer, nil).with(\.typeAnnotation, binding.typeAnnotation?.trimmed)]
+    let attribute: AttributeSyntax = "@\(raw: Names.lazyWrapper)(\(raw: className).\(raw: method))"
+    property.attributes = [.attribute(attribute.with(\.trailingTrivia, .space))] + property.attributes
+    property.leadingTrivia = variable.leadingTrivia
+    let function: DeclSyntax = "private func \(raw: method)() -> \(type) { \(initializer) }"
+    let list = MemberBlockItemListSyntax([
+      MemberBlockItemSyntax(decl: property),
+      MemberBlockItemSyntax(
+        decl: function
+          .with(\.leadingTrivia, .newline + variable.leadingTrivia.indentation)
+          .with(\.trailingTrivia, variable.trailingTrivia)),
+    ])
+    return (method, list)
+  }
+}
+
+extension DeclSyntax {
+  /// This declaration, inside an `#if` that leaves it out wherever the class declares
+  /// its own (`presence`); as is when the class declares none.
+  func unless(_ presence: Presence) -> DeclSyntax {
+    guard let condition = presence.absenceCondition else { return self }
+    return """
+      #if \(raw: condition)
+      \(self)
+      #endif
+      """
+  }
+}
+
+extension Trivia {
+  /// The spaces and tabs after the last newline: a line's indentation.
+  var indentation: Trivia {
+    var pieces: [TriviaPiece] = []
+    for piece in self {
+      switch piece {
+      case .spaces, .tabs: pieces.append(piece)
+      case .newlines, .carriageReturns, .carriageReturnLineFeeds: pieces = []
+      default: continue
+      }
+    }
+    return Trivia(pieces: pieces)
+  }
 }
 
 extension TrackableMacro: ExtensionMacro {
@@ -124,9 +257,32 @@ extension TrackableMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
-    // A subclass of a tracked class already conforms; the compiler then asks for nothing.
-    guard declaration.is(ClassDeclSyntax.self), !protocols.isEmpty else { return [] }
-    let decl: DeclSyntax = "extension \(type.trimmed): \(raw: Names.qualifiedConformance) {}"
-    return [decl.cast(ExtensionDeclSyntax.self)]
+    // A subclass of a tracked class already conforms to both; the compiler then asks
+    // for neither.
+    guard declaration.is(ClassDeclSyntax.self) else { return [] }
+    let availability = Array(declaration.attributes.availability)
+    var extensions: [ExtensionDeclSyntax] = []
+    if lacks(protocols, Names.conformance) {
+      let decl: DeclSyntax = "extension \(type.trimmed): \(raw: nonisolated)\(raw: Names.qualifiedConformance) {}"
+      extensions.append(decl.cast(ExtensionDeclSyntax.self).withAttributes(availability))
+    }
+    if lacks(protocols, "AppleObservable") || lacks(protocols, "Observable") {
+      let decl: DeclSyntax = "extension \(type.trimmed): \(raw: nonisolated)\(raw: Names.qualifiedAppleObservable) {}"
+      let apple: AttributeSyntax = "\(raw: Names.appleObservationAvailability)"
+      extensions.append(decl.cast(ExtensionDeclSyntax.self).withAttributes(availability + [.attribute(apple)]))
+    }
+    return extensions
+  }
+
+  /// `nonisolated ` where the compiler understands nonisolated conformances (Swift
+  /// 6.2, SE-0470) and swift-syntax parses them: a main-actor class's conformances
+  /// then stay usable from any isolation (the registrar's generic entry points run
+  /// there), even where isolated conformances are inferred. Apple's macro does the same.
+  static var nonisolated: String {
+    #if compiler(>=6.2) && canImport(SwiftSyntax602)
+      "nonisolated "
+    #else
+      ""
+    #endif
   }
 }
