@@ -22,6 +22,10 @@
 ///   type of its inner wrapper's projection.
 /// - Every write notifies, even of an equal value: the inner wrapper decides what is
 ///   stored, so there is nothing to compare before the write.
+/// - The inner wrapper's `wrappedValue` setter must be a plain (mutating) `set`. With a
+///   `nonmutating set` (`@AppStorage`'s, for one) Swift writes through a copy of the
+///   inner wrapper that it only *reads* from `@Tracked`, so the write is not seen. For
+///   storage like that, use ``TrackedExternally(_:)`` with an ``ExternalStorage``.
 /// - Initialize the property where it is declared (`= 5`) or, in an `init`, through
 ///   its storage: `_volume = Tracked(wrappedValue: Clamped(wrappedValue: 5, 0...10))`.
 /// - `@Tracked var count = 0` (no inner wrapper) works too, but a plain tracked `var`
