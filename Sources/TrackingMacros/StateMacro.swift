@@ -29,7 +29,7 @@ extension TrackedStateMacro: MemberMacro {
     var members: [DeclSyntax] = [
       "\(raw: access)let \(raw: Names.state.registrarVariable) = \(raw: Names.state.qualifiedRegistrar)()"
     ]
-    if let codingKeys = TrackableMacro.codingKeys(for: declaration) {
+    if let codingKeys = declaration.generatedCodingKeys {
       members.append(codingKeys)
     }
     return members

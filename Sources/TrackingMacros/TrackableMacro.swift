@@ -67,7 +67,7 @@ extension TrackableMacro: MemberMacro {
     // tracked superclass, or (rarely) because it says so itself.
     let inherited = !lacks(protocols, Names.conformance) && !classDecl.inherits(Names.conformance)
     members.append(propertyNames(of: classDecl, inheritsConformance: inherited))
-    if let codingKeys = codingKeys(for: declaration) {
+    if let codingKeys = declaration.generatedCodingKeys {
       members.append(codingKeys)
     }
     return members
@@ -100,42 +100,6 @@ extension TrackableMacro: MemberMacro {
     protocols.contains { $0.trimmedDescription == name || $0.trimmedDescription.hasSuffix(".\(name)") }
   }
 
-  /// Coding keys under the properties' own names, for types that declare a Codable
-  /// conformance and no `CodingKeys` of their own. Tracked properties are stored as
-  /// `_name`; the key maps that storage back to `name`. The registrar is left out.
-  /// Members inside `#if` get their keys inside the same `#if`.
-  static func codingKeys(for declaration: some DeclGroupSyntax) -> DeclSyntax? {
-    let codable = ["Codable", "Encodable", "Decodable"].contains { declaration.inherits($0) }
-    guard codable, !declaration.declaresType(named: "CodingKeys") else { return nil }
-    let numbered = Set(declaration.numberedPropertyNames)
-    let cases = codingKeyCases(declaration.memberBlock.members, numbered: numbered)
-    guard !cases.isEmpty else { return nil }
-    return """
-      private enum CodingKeys: String, CodingKey {
-        \(raw: cases.joined(separator: "\n"))
-      }
-      """
-  }
-
-  private static func codingKeyCases(_ members: MemberBlockItemListSyntax, numbered: Set<String>) -> [String] {
-    members.flatMap { member -> [String] in
-      if let variable = member.decl.as(VariableDeclSyntax.self) {
-        guard variable.isStoredInstanceProperty, let name = variable.singleIdentifier?.text else { return [] }
-        return [numbered.contains(name) && variable.isTracked ? "case _\(name) = \"\(name)\"" : "case \(name)"]
-      }
-      guard let ifConfig = member.decl.as(IfConfigDeclSyntax.self) else { return [] }
-      var lines: [String] = []
-      for clause in ifConfig.clauses {
-        let condition = clause.condition.map { " " + $0.trimmedDescription } ?? ""
-        lines.append(clause.poundKeyword.text + condition)
-        if case .decls(let nested) = clause.elements {
-          lines += codingKeyCases(nested, numbered: numbered)
-        }
-      }
-      guard lines.count > ifConfig.clauses.count else { return [] }
-      return lines + ["#endif"]
-    }
-  }
 }
 
 extension TrackableMacro: MemberAttributeMacro {
@@ -154,99 +118,6 @@ extension TrackableMacro: MemberAttributeMacro {
     return attribute.map { [$0] } ?? []
   }
 
-  /// The error for a property that cannot be tracked, with its fix-its: for a `lazy
-  /// var` with a type and an initial value, the rewrite to `@TrackedLazy` with a method
-  /// computing the first value; always `@TrackingIgnored`.
-  static func untrackableDiagnostic(
-    _ variable: VariableDeclSyntax, _ reason: UntrackableReason, in classDecl: ClassDeclSyntax
-  ) -> Diagnostic {
-    let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
-    var fixIts: [FixIt] = []
-    if reason == .lazy, let rewrite = trackedLazyRewrite(variable, className: classDecl.name.text) {
-      fixIts.append(
-        FixIt(
-          message: UseTrackedLazyFixIt(method: rewrite.method),
-          changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(rewrite.replacement))]))
-    }
-    fixIts.append(
-      FixIt(
-        message: AddIgnoredFixIt(),
-        changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(ignoring(variable)))]))
-    return Diagnostic(
-      node: variable,
-      message: TrackingMessage.cannotTrack(reason.id, property: name, reason: reason.text(inClass: true)),
-      fixIts: fixIts)
-  }
-
-  /// `variable` with `@TrackingIgnored` in front, for the fix-it.
-  static func ignoring(_ variable: VariableDeclSyntax) -> VariableDeclSyntax {
-    var copy = variable
-    let attribute = AttributeSyntax(
-      atSign: .atSignToken(leadingTrivia: variable.leadingTrivia),
-      attributeName: IdentifierTypeSyntax(name: .identifier(Names.ignoredMacro)),
-      trailingTrivia: .space)
-    copy.leadingTrivia = []
-    copy.attributes = [.attribute(attribute)] + copy.attributes
-    return copy
-  }
-
-  /// `lazy var thumbnail: Image = render()` becomes
-  /// `@TrackedLazy(Model.initialThumbnail) var thumbnail: Image` followed by
-  /// `private func initialThumbnail() -> Image { render() }`: the method body is an
-  /// instance context, so the initial-value expression keeps its meaning (implicit
-  /// `self` included). `nil` without a type annotation (the method needs a return
-  /// type) or without an initial value.
-  static func trackedLazyRewrite(
-    _ variable: VariableDeclSyntax, className: String
-  ) -> (method: String, replacement: MemberBlockItemListSyntax)? {
-    guard let binding = variable.bindings.first, let name = variable.singleIdentifier?.text,
-      let type = binding.typeAnnotation?.type.trimmed, let initializer = binding.initializer?.value.trimmed
-    else { return nil }
-    let method = "initial" + name.prefix(1).uppercased() + name.dropFirst()
-    var property = variable.trimmed
-    property.modifiers = property.modifiers.filter { $0.name.tokenKind != .keyword(.lazy) }
-    property.bindings = [binding.trimmed.with(\.initializer, nil).with(\.typeAnnotation, binding.typeAnnotation?.trimmed)]
-    let attribute: AttributeSyntax = "@\(raw: Names.lazyWrapper)(\(raw: className).\(raw: method))"
-    property.attributes = [.attribute(attribute.with(\.trailingTrivia, .space))] + property.attributes
-    property.leadingTrivia = variable.leadingTrivia
-    let function: DeclSyntax = "private func \(raw: method)() -> \(type) { \(initializer) }"
-    let list = MemberBlockItemListSyntax([
-      MemberBlockItemSyntax(decl: property),
-      MemberBlockItemSyntax(
-        decl: function
-          .with(\.leadingTrivia, .newline + variable.leadingTrivia.indentation)
-          .with(\.trailingTrivia, variable.trailingTrivia)),
-    ])
-    return (method, list)
-  }
-}
-
-extension DeclSyntax {
-  /// This declaration, inside an `#if` that leaves it out wherever the class declares
-  /// its own (`presence`); as is when the class declares none.
-  func unless(_ presence: Presence) -> DeclSyntax {
-    guard let condition = presence.absenceCondition else { return self }
-    return """
-      #if \(raw: condition)
-      \(self)
-      #endif
-      """
-  }
-}
-
-extension Trivia {
-  /// The spaces and tabs after the last newline: a line's indentation.
-  var indentation: Trivia {
-    var pieces: [TriviaPiece] = []
-    for piece in self {
-      switch piece {
-      case .spaces, .tabs: pieces.append(piece)
-      case .newlines, .carriageReturns, .carriageReturnLineFeeds: pieces = []
-      default: continue
-      }
-    }
-    return Trivia(pieces: pieces)
-  }
 }
 
 extension TrackableMacro: ExtensionMacro {
