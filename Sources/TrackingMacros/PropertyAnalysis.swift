@@ -47,6 +47,24 @@ extension VariableDeclSyntax {
   }
 
   var isIgnored: Bool { hasAttribute(Names.ignoredMacro) }
+
+  /// Whether an attribute may put the property on a global actor: `@MainActor`, or
+  /// any attribute that is not one of Swift's own (lowercase, or `@NSCopying` and the
+  /// like) nor one of this library's macros. (A macro cannot tell a custom global actor
+  /// from another custom attribute.)
+  var mayBeGlobalActorIsolated: Bool {
+    let ownAttributes: Set<String> = [
+      Names.trackedMacro, Names.ignoredMacro, Names.externalMacro, Names.state.propertyMacro,
+      "NSCopying", "NSManaged", "IBOutlet", "IBInspectable", "GKInspectable",
+    ]
+    return attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return true }  // inside #if: be careful
+      let name = attribute.attributeName.trimmedDescription
+      let unqualified = name.hasPrefix("\(Names.module).") ? String(name.dropFirst(Names.module.count + 1)) : name
+      guard let first = unqualified.first, first.isUppercase else { return false }
+      return !ownAttributes.contains(unqualified)
+    }
+  }
   var isExternallyTracked: Bool { hasAttribute(Names.externalMacro) }
 
   /// Whether one of the library's tracking property wrappers (`@Tracked`,

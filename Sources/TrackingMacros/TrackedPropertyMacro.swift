@@ -29,17 +29,22 @@ extension TrackedPropertyMacro: AccessorMacro {
       let name = variable.singleIdentifier
     else { return [] }
 
-    // Always an `init` accessor, as Apple's macro has: an `init` may then assign the
-    // property before the class's other stored properties are set (the assignment
-    // initializes the storage instead of calling the setter).
-    var accessors: [AccessorDeclSyntax] = [
-      """
-      @storageRestrictions(initializes: _\(name))
-      init(initialValue) {
-        _\(name) = initialValue
-      }
-      """
-    ]
+    // An `init` accessor, as Apple's macro has: an `init` may then assign the property
+    // before the class's other stored properties are set (the assignment initializes
+    // the storage instead of calling the setter). Not for a property with an initial
+    // value and an attribute that may isolate it (`@MainActor var title = ""`): its
+    // `init` accessor would be isolated too, and Swift 6 then rejects the class's
+    // default initializer; the storage's initial value serves.
+    var accessors: [AccessorDeclSyntax] = []
+    if variable.bindings.first?.initializer == nil || !variable.mayBeGlobalActorIsolated {
+      accessors.append(
+        """
+        @storageRestrictions(initializes: _\(name))
+        init(initialValue) {
+          _\(name) = initialValue
+        }
+        """)
+    }
     if let id = propertyNumber(node) {
       accessors += numberedAccessors(name, id)
     } else {
