@@ -44,6 +44,22 @@ extension HashableModel: Hashable {
   @MainActor var title = "hello"
 }
 
+/// Apple's `ObservableAvailabilityCycle` tests: availability on the class is copied
+/// onto the generated conformances (on Linux the platforms' versions are not
+/// enforced, so this checks that the expansion compiles).
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+@Trackable final class AvailabilityAnnotated {
+  var field = 0
+}
+
+@Trackable
+#if DEBUG
+  @available(*, deprecated, message: "only a test")
+#endif
+final class AvailabilityInsideIfConfig {
+  var field = 0
+}
+
 @Suite("Parity with Apple's @Observable: the other shapes of its test")
 struct ParityShapesTests {
   @Test func everyShapeConforms() {
@@ -54,6 +70,7 @@ struct ParityShapesTests {
     #expect(isTrackable(NotTrackedContainer.Contents()))
     #expect(isTrackable(SendableModel()))
     #expect(isTrackable(HashableModel()))
+    #expect(isTrackable(AvailabilityAnnotated()))
   }
 
   @Test func aNestedClassIsTracked() {
