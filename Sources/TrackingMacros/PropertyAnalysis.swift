@@ -58,13 +58,15 @@ extension VariableDeclSyntax {
       "NSCopying", "NSManaged", "IBOutlet", "IBInspectable", "GKInspectable",
     ]
     return attributes.contains { element in
-      guard case .attribute(let attribute) = element else { return true }  // inside #if: be careful
+      // An attribute inside `#if` cannot be read with certainty: assume it may isolate.
+      guard case .attribute(let attribute) = element else { return true }
       let name = attribute.attributeName.trimmedDescription
       let unqualified = name.hasPrefix("\(Names.module).") ? String(name.dropFirst(Names.module.count + 1)) : name
       guard let first = unqualified.first, first.isUppercase else { return false }
       return !ownAttributes.contains(unqualified)
     }
   }
+
   var isExternallyTracked: Bool { hasAttribute(Names.externalMacro) }
 
   /// Whether one of the library's tracking property wrappers (`@Tracked`,
