@@ -45,6 +45,7 @@
       self.content = content
     }
 
+    /// The content, built inside ``withTracking(_:onChange:)``.
     public var body: Content {
       // Reading the state makes `body` depend on it.
       let _ = version
