@@ -226,7 +226,9 @@ struct StateExpansionTests {
     }
   }
 
-  /// Fields inside `#if` are tracked too, numbered across every clause.
+  /// Fields inside `#if` are tracked too, numbered across every clause. (swift-syntax's
+  /// expansion, which these tests use, does not give members inside `#if` their
+  /// attributes; the compiler does, and `StateConditionalFieldTests` checks the result.)
   @Test func fieldsInsideIfConfigAreTracked() {
     assertMacro {
       """

@@ -61,7 +61,9 @@ struct TrackableMemberKindsExpansionTests {
   }
 
   /// Numbers are unique across every clause (the macro cannot know which one the
-  /// compiler keeps); a name declared in two clauses gets one number.
+  /// compiler keeps); a name declared in two clauses gets one number. (swift-syntax's
+  /// expansion, which these tests use, does not give members inside `#if` their
+  /// attributes; the compiler does, and the parity and property-name tests check it.)
   @Test func membersInsideIfConfigAreNumberedAcrossClauses() {
     assertMacro {
       """
