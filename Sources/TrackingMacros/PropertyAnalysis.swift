@@ -18,19 +18,6 @@ extension VariableDeclSyntax {
 
   var isLazy: Bool { modifiers.contains { $0.name.tokenKind == .keyword(.lazy) } }
 
-  /// `weak` or `unowned`: these only apply to stored properties, and a tracked
-  /// property becomes computed.
-  var referenceOwnership: String? {
-    for modifier in modifiers {
-      switch modifier.name.tokenKind {
-      case .keyword(.weak): return "weak"
-      case .keyword(.unowned): return "unowned"
-      default: continue
-      }
-    }
-    return nil
-  }
-
   /// Whether any binding has a getter or other computing accessor (as opposed to
   /// only `willSet`/`didSet` observers, which a stored property may have).
   var isComputed: Bool {
@@ -60,93 +47,55 @@ extension VariableDeclSyntax {
   }
 
   var isIgnored: Bool { hasAttribute(Names.ignoredMacro) }
+
+  /// Whether an attribute may put the property on a global actor: `@MainActor`, or
+  /// any attribute that is not one of Swift's own (lowercase, or `@NSCopying` and the
+  /// like) nor one of this library's macros. (A macro cannot tell a custom global actor
+  /// from another custom attribute.)
+  var mayBeGlobalActorIsolated: Bool {
+    let ownAttributes: Set<String> = [
+      Names.trackedMacro, Names.ignoredMacro, Names.externalMacro, Names.state.propertyMacro,
+      "NSCopying", "NSManaged", "IBOutlet", "IBInspectable", "GKInspectable",
+    ]
+    return attributes.contains { element in
+      // An attribute inside `#if` cannot be read with certainty: assume it may isolate.
+      guard case .attribute(let attribute) = element else { return true }
+      let name = attribute.attributeName.trimmedDescription
+      let unqualified = name.hasPrefix("\(Names.module).") ? String(name.dropFirst(Names.module.count + 1)) : name
+      guard let first = unqualified.first, first.isUppercase else { return false }
+      return !ownAttributes.contains(unqualified)
+    }
+  }
+
   var isExternallyTracked: Bool { hasAttribute(Names.externalMacro) }
 
+  /// Whether one of the library's tracking property wrappers (`@Tracked`,
+  /// `@TrackedLazy`) tracks the property: the compiler then synthesizes its accessors
+  /// and storage, and the class macro leaves it alone.
+  var isTrackedByWrapper: Bool { hasAttribute(Names.wrapper) || hasAttribute(Names.lazyWrapper) }
+
   /// A stored instance `var` that the class macro turns into a tracked property
-  /// (assuming it passes ``untrackableReason``).
+  /// (assuming it passes ``untrackableReason``). `weak` and `unowned` properties are
+  /// candidates: their storage keeps the ownership.
   var isTrackingCandidate: Bool {
-    isVar && isInstance && !isComputed && !isIgnored && !isExternallyTracked
+    isVar && isInstance && !isComputed && !isIgnored && !isExternallyTracked && !isTrackedByWrapper
   }
 
   /// Why a candidate cannot be tracked, or `nil` if it can.
-  var untrackableReason: (TrackingDiagnostic, String)? {
-    if bindings.count > 1 {
-      return (.multipleBindings, "declare each tracked property in its own 'var'")
-    }
-    if singleIdentifier == nil {
-      return (.patternBinding, "tuple patterns cannot be tracked; declare each element in its own 'var'")
-    }
-    if isLazy {
-      return (.lazyProperty, "a 'lazy' property's storage is managed by the compiler")
-    }
-    if let ownership = referenceOwnership {
-      return (.referenceOwnership, "'\(ownership)' applies only to stored properties, and a tracked property is computed")
-    }
+  var untrackableReason: UntrackableReason? {
+    if bindings.count > 1 { return .multipleBindings }
+    if singleIdentifier == nil { return .tuplePattern }
+    if isLazy { return .lazy }
     return nil
   }
 
+  /// A candidate that passes ``untrackableReason``.
+  var isTracked: Bool { isTrackingCandidate && untrackableReason == nil }
+
   /// A stored instance property (tracked or not), as Codable synthesis sees it.
+  /// `@TrackedLazy` values are left out: they are computed, not data.
   var isStoredInstanceProperty: Bool {
-    isInstance && !isComputed && !isExternallyTracked && singleIdentifier != nil
-  }
-}
-
-extension DeclGroupSyntax {
-  /// The variable declarations among the group's direct members.
-  var variableMembers: [VariableDeclSyntax] {
-    memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
-  }
-
-  /// The tracked stored properties in declaration order; a property's number in the
-  /// registrar is its index here. (Hand-written and `@TrackedExternally` properties
-  /// go through the key-path entry points and are numbered at run time.)
-  var numberedPropertyNames: [String] {
-    variableMembers.compactMap { variable in
-      guard variable.isTrackingCandidate, variable.untrackableReason == nil else { return nil }
-      return variable.singleIdentifier?.text
-    }
-  }
-
-  /// The member-attribute step shared by `@Trackable` and `@TrackedState`: the
-  /// `@<propertyMacro>(n)` attribute that numbers `member`, or `nil` when the member
-  /// is not a tracked stored property or already carries the attribute. A member
-  /// that cannot be tracked gets `nil` too, after `reportUntrackable` was called with
-  /// it and the message saying why.
-  func numberingAttribute(
-    for member: some DeclSyntaxProtocol, propertyMacro: String,
-    reportUntrackable: (VariableDeclSyntax, TrackingMessage) -> Void
-  ) -> AttributeSyntax? {
-    guard let variable = member.as(VariableDeclSyntax.self),
-      variable.isTrackingCandidate,
-      !variable.hasAttribute(propertyMacro)
-    else { return nil }
-    if let (id, reason) = variable.untrackableReason {
-      let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
-      reportUntrackable(variable, .cannotTrack(id, property: name, reason: reason))
-      return nil
-    }
-    guard let name = variable.singleIdentifier?.text,
-      let index = numberedPropertyNames.firstIndex(of: name)
-    else { return nil }
-    return "@\(raw: propertyMacro)(\(raw: index))"
-  }
-
-  /// Whether the type lists `name` among its inherited types.
-  func inherits(_ name: String) -> Bool {
-    inheritanceClause?.inheritedTypes.contains { inherited in
-      let text = inherited.type.trimmedDescription
-      return text == name || text.hasSuffix(".\(name)")
-    } ?? false
-  }
-
-  /// Whether the group declares a member type or alias named `name`.
-  func declaresType(named name: String) -> Bool {
-    memberBlock.members.contains { member in
-      if let e = member.decl.as(EnumDeclSyntax.self) { return e.name.text == name }
-      if let s = member.decl.as(StructDeclSyntax.self) { return s.name.text == name }
-      if let t = member.decl.as(TypeAliasDeclSyntax.self) { return t.name.text == name }
-      return false
-    }
+    isInstance && !isComputed && !isExternallyTracked && !hasAttribute(Names.lazyWrapper) && singleIdentifier != nil
   }
 }
 
@@ -154,25 +103,26 @@ extension VariableDeclSyntax {
   /// The private backing storage `_name` for a tracked property: the original
   /// binding (initializer, type, `willSet`/`didSet`) under the new name, marked
   /// `@TrackingIgnored`, with the property's attributes except `droppedAttribute`
-  /// (the macro that asked for it). With `keepingModifiers`, non-access modifiers
+  /// (the macro that asked for it). `weak`/`unowned` are always kept (they describe
+  /// the storage); with `keepingModifiers`, the other non-access modifiers
   /// (`nonisolated`, …) are kept too. `nil` for declarations that are not tracked.
   func backingStorage(droppingAttribute droppedAttribute: String, keepingModifiers: Bool) -> DeclSyntax? {
-    guard isTrackingCandidate, untrackableReason == nil,
-      let name = singleIdentifier, let binding = bindings.first
-    else { return nil }
+    guard isTracked, let name = singleIdentifier, let binding = bindings.first else { return nil }
     var storage = binding.trimmed
     storage.pattern = PatternSyntax(IdentifierPatternSyntax(identifier: "_\(raw: name.text)"))
     let attributeText = attributes.filter { element in
       guard case .attribute(let attribute) = element else { return true }
       return attribute.attributeName.trimmedDescription != droppedAttribute
     }.trimmed.map { $0.trimmedDescription + " " }.joined()
-    let modifierText = !keepingModifiers ? "" : modifiers.filter { modifier in
+    let modifierText = modifiers.filter { modifier in
       switch modifier.name.tokenKind {
+      case .keyword(.weak), .keyword(.unowned):
+        return true
       case .keyword(.public), .keyword(.private), .keyword(.fileprivate), .keyword(.internal),
         .keyword(.package), .keyword(.open), .keyword(.final), .keyword(.override):
         return false
       default:
-        return true
+        return keepingModifiers
       }
     }.map { $0.trimmedDescription + " " }.joined()
     return "@\(raw: Names.ignoredMacro) \(raw: attributeText)private \(raw: modifierText)var \(storage)"

@@ -18,30 +18,21 @@ extension TrackedStateMacro: MemberMacro {
   ) throws -> [DeclSyntax] {
     if declaration.is(EnumDeclSyntax.self) { return [] }
     guard declaration.is(StructDeclSyntax.self) else {
-      context.diagnose(Diagnostic(node: node, message: StateMessage.notAStructOrEnum(declaration)))
+      context.diagnose(
+        Diagnostic(
+          node: node,
+          message: TrackingMessage.notAStructOrEnum(
+            DeclarationKind(declaration), name: DeclarationKind.name(of: declaration))))
       return []
     }
-    let access = accessPrefix(declaration)
+    let access = declaration.accessPrefix
     var members: [DeclSyntax] = [
       "\(raw: access)let \(raw: Names.state.registrarVariable) = \(raw: Names.state.qualifiedRegistrar)()"
     ]
-    if let codingKeys = TrackableMacro.codingKeys(for: declaration) {
+    if let codingKeys = declaration.generatedCodingKeys {
       members.append(codingKeys)
     }
     return members
-  }
-
-  /// `public ` or `package ` when the type is that visible, so that protocol
-  /// requirements are satisfied; otherwise nothing.
-  static func accessPrefix(_ declaration: some DeclGroupSyntax) -> String {
-    for modifier in declaration.modifiers {
-      switch modifier.name.tokenKind {
-      case .keyword(.public), .keyword(.open): return "public "
-      case .keyword(.package): return "package "
-      default: continue
-      }
-    }
-    return ""
   }
 }
 
@@ -53,9 +44,14 @@ extension TrackedStateMacro: MemberAttributeMacro {
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
     guard declaration.is(StructDeclSyntax.self) else { return [] }
-    let attribute = declaration.numberingAttribute(for: member, propertyMacro: Names.state.propertyMacro) {
-      variable, message in
-      context.diagnose(Diagnostic(node: variable, message: message))
+    let attribute = declaration.trackingAttribute(
+      for: member, propertyMacro: Names.state.propertyMacro, numbered: true
+    ) { variable, reason in
+      let name = variable.bindings.first?.pattern.trimmedDescription ?? "?"
+      context.diagnose(
+        Diagnostic(
+          node: variable,
+          message: TrackingMessage.cannotTrack(reason.id, property: name, reason: reason.text(inClass: false))))
     }
     return attribute.map { [$0] } ?? []
   }
@@ -69,25 +65,26 @@ extension TrackedStateMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
+    let availability = Array(declaration.attributes.availability)
     if declaration.is(StructDeclSyntax.self) {
       let decl: DeclSyntax = """
         extension \(type.trimmed): \(raw: Names.state.identifiableConformance), \(raw: Names.state.valueConformance) {
-          \(raw: accessPrefix(declaration))var _$identity: \(raw: Names.state.qualifiedIdentity) {
+          \(raw: declaration.accessPrefix)var _$identity: \(raw: Names.state.qualifiedIdentity) {
             \(raw: Names.state.registrarVariable).identity
           }
         }
         """
-      return [decl.cast(ExtensionDeclSyntax.self)]
+      return [decl.cast(ExtensionDeclSyntax.self).withAttributes(availability)]
     }
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
     let decl: DeclSyntax = """
       extension \(type.trimmed): \(raw: Names.state.identifiableConformance) {
-        \(raw: accessPrefix(enumDecl))var _$identity: \(raw: Names.state.qualifiedIdentity) {
+        \(raw: enumDecl.accessPrefix)var _$identity: \(raw: Names.state.qualifiedIdentity) {
           \(raw: identitySwitch(enumDecl))
         }
       }
       """
-    return [decl.cast(ExtensionDeclSyntax.self)]
+    return [decl.cast(ExtensionDeclSyntax.self).withAttributes(availability)]
   }
 
   /// `switch self { case let .a(v0, v1): return .tagged(0, [.of(v0), .of(v1)]) … }`.

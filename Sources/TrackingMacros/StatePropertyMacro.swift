@@ -18,7 +18,7 @@ extension TrackedStatePropertyMacro: AccessorMacro {
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
     guard let variable = declaration.as(VariableDeclSyntax.self),
-      variable.isTrackingCandidate, variable.untrackableReason == nil,
+      variable.isTracked,
       let name = variable.singleIdentifier,
       let id = TrackedPropertyMacro.propertyNumber(node)
     else { return [] }

@@ -2,14 +2,21 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@TrackedProperty(n)`: added by `@Trackable` to each stored `var`; not written by hand.
+/// `@TrackedProperty(n)` / `@TrackedProperty`: added by `@Trackable` to each stored
+/// `var`; not written by hand.
 ///
-/// - peer: the backing storage `_name`, private, carrying the original initializer and
-///   any `willSet`/`didSet` the user wrote (so they still run).
-/// - accessor: `init` (so definite initialization works when there is no initial
+/// - peer: the backing storage `_name`, private, carrying the original initializer, any
+///   `willSet`/`didSet` the user wrote (so they still run) and `weak`/`unowned`.
+/// - accessor: `init` (so definite initialization works, with or without an initial
 ///   value), `get` (records the read), `set` (skips notifying for an equal value, as
 ///   Apple's macro does since Swift 6.2) and `_modify` (mutates in place, so appending
 ///   to an array property does not copy it).
+///
+/// With a number, the accessors call the registrar's numbered entry points: the fast
+/// path. Without one — in a class that declares its own `access(keyPath:)` or
+/// `withMutation(keyPath:_:)` — `get` calls `access(keyPath:)`, `set` calls
+/// `withMutation(keyPath:_:)` and `_modify` calls `access(keyPath:)` and the
+/// registrar's key-path `willSet`/`didSet`, as Apple's accessors do.
 public struct TrackedPropertyMacro {}
 
 extension TrackedPropertyMacro: AccessorMacro {
@@ -18,16 +25,18 @@ extension TrackedPropertyMacro: AccessorMacro {
     providingAccessorsOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
-    guard let variable = declaration.as(VariableDeclSyntax.self),
-      variable.isTrackingCandidate, variable.untrackableReason == nil,
-      let name = variable.singleIdentifier,
-      let id = propertyNumber(node)
+    guard let variable = declaration.as(VariableDeclSyntax.self), variable.isTracked,
+      let name = variable.singleIdentifier
     else { return [] }
 
-    let registrar = Names.registrarVariable
-    let arguments = "self, property: \(id), keyPath: \\.\(name.text)"
+    // An `init` accessor, as Apple's macro has: an `init` may then assign the property
+    // before the class's other stored properties are set (the assignment initializes
+    // the storage instead of calling the setter). Not for a property with an initial
+    // value and an attribute that may isolate it (`@MainActor var title = ""`): its
+    // `init` accessor would be isolated too, and Swift 6 then rejects the class's
+    // default initializer; the storage's initial value serves.
     var accessors: [AccessorDeclSyntax] = []
-    if variable.bindings.first?.initializer == nil {
+    if variable.bindings.first?.initializer == nil || !variable.mayBeGlobalActorIsolated {
       accessors.append(
         """
         @storageRestrictions(initializes: _\(name))
@@ -36,14 +45,25 @@ extension TrackedPropertyMacro: AccessorMacro {
         }
         """)
     }
-    accessors.append(
+    if let id = propertyNumber(node) {
+      accessors += numberedAccessors(name, id)
+    } else {
+      accessors += keyPathAccessors(name)
+    }
+    return accessors
+  }
+
+  /// The fast path: the registrar's numbered entry points.
+  static func numberedAccessors(_ name: TokenSyntax, _ id: Int) -> [AccessorDeclSyntax] {
+    let registrar = Names.registrarVariable
+    let arguments = "self, property: \(id), keyPath: \\.\(name.text)"
+    return [
       """
       get {
         \(raw: registrar).access(\(raw: arguments))
         return _\(name)
       }
-      """)
-    accessors.append(
+      """,
       """
       set {
         guard \(raw: Names.qualifiedRegistrar).shouldNotify(_\(name), newValue) else {
@@ -54,8 +74,7 @@ extension TrackedPropertyMacro: AccessorMacro {
           _\(name) = newValue
         }
       }
-      """)
-    accessors.append(
+      """,
       """
       _modify {
         \(raw: registrar).access(\(raw: arguments))
@@ -65,10 +84,48 @@ extension TrackedPropertyMacro: AccessorMacro {
         }
         yield &_\(name)
       }
-      """)
-    return accessors
+      """,
+    ]
   }
 
+  /// Through the class's `access(keyPath:)` and `withMutation(keyPath:_:)`. Every
+  /// registrar call here uses key paths, so that the class's methods (which get only
+  /// key paths) and the accessors name each property the same way.
+  static func keyPathAccessors(_ name: TokenSyntax) -> [AccessorDeclSyntax] {
+    let registrar = Names.registrarVariable
+    let keyPath = "\\.\(name.text)"
+    return [
+      """
+      get {
+        access(keyPath: \(raw: keyPath))
+        return _\(name)
+      }
+      """,
+      """
+      set {
+        guard \(raw: Names.qualifiedRegistrar).shouldNotify(_\(name), newValue) else {
+          _\(name) = newValue
+          return
+        }
+        withMutation(keyPath: \(raw: keyPath)) {
+          _\(name) = newValue
+        }
+      }
+      """,
+      """
+      _modify {
+        access(keyPath: \(raw: keyPath))
+        \(raw: registrar).willSet(self, keyPath: \(raw: keyPath))
+        defer {
+          \(raw: registrar).didSet(self, keyPath: \(raw: keyPath))
+        }
+        yield &_\(name)
+      }
+      """,
+    ]
+  }
+
+  /// The `n` of `@TrackedProperty(n)`, or `nil` for `@TrackedProperty`.
   static func propertyNumber(_ node: AttributeSyntax) -> Int? {
     guard case .argumentList(let arguments) = node.arguments,
       let literal = arguments.first?.expression.as(IntegerLiteralExprSyntax.self)
@@ -83,7 +140,7 @@ extension TrackedPropertyMacro: PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    // Keep non-access modifiers (`nonisolated`, …); the storage is private.
+    // Keep non-access modifiers (`nonisolated`, `weak`, …); the storage is private.
     guard let storage = declaration.as(VariableDeclSyntax.self)?
       .backingStorage(droppingAttribute: Names.trackedMacro, keepingModifiers: true)
     else { return [] }

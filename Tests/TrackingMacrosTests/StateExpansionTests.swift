@@ -3,13 +3,6 @@ import SwiftSyntaxMacroExpansion
 import Testing
 import TrackingMacros
 
-/// The state macros under test, with the conformances the compiler would request.
-let stateMacros: [String: MacroSpec] = [
-  "TrackedState": MacroSpec(
-    type: TrackedStateMacro.self, conformances: ["StateIdentifiable", "TrackedStateValue"]),
-  "TrackedStateProperty": MacroSpec(type: TrackedStatePropertyMacro.self),
-]
-
 /// `@TrackedState`'s generated code, recorded and reviewed; a change shows up as a diff.
 @Suite(.macros(stateMacros, record: .missing))
 struct StateExpansionTests {
@@ -227,7 +220,209 @@ struct StateExpansionTests {
       struct Feature {
         lazy var count = 0
         ┬─────────────────
-        ╰─ 🛑 property 'count' cannot be tracked: a 'lazy' property's storage is managed by the compiler; mark it '@TrackingIgnored' to keep it untracked
+        ╰─ 🛑 property 'count' cannot be tracked: Swift does not allow 'lazy' on a computed property, and tracking makes it computed; mark it '@TrackingIgnored' to keep it untracked
+      }
+      """
+    }
+  }
+
+  /// Fields inside `#if` are tracked too, numbered across every clause. (swift-syntax's
+  /// expansion, which these tests use, does not give members inside `#if` their
+  /// attributes; the compiler does, and `StateConditionalFieldTests` checks the result.)
+  @Test func fieldsInsideIfConfigAreTracked() {
+    assertMacro {
+      """
+      @TrackedState
+      struct Feature {
+        var count = 0
+        #if DEBUG
+        var log: [String] = []
+        #endif
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        var count {
+          @storageRestrictions(initializes: _count)
+          init(initialValue) {
+            _count = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 0, name: "count")
+            return _count
+          }
+          set {
+            guard Tracking.StateRegistrar.shouldNotify(_count, newValue) else {
+              _count = newValue
+              return
+            }
+            _$stateRegistrar.withMutation(property: 0) {
+              _count = newValue
+            }
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 0, name: "count")
+            let identity = _$stateRegistrar.willModify(property: 0, _count)
+            defer {
+              _$stateRegistrar.didModify(property: 0, _count, identity)
+            }
+            yield &_count
+          }
+        }
+
+        @TrackingIgnored private var _count = 0
+        #if DEBUG
+        var log: [String] = []
+        #endif
+
+        let _$stateRegistrar = Tracking.StateRegistrar()
+      }
+
+      extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
+        var _$identity: Tracking.StateIdentity {
+          _$stateRegistrar.identity
+        }
+      }
+      """
+    }
+  }
+
+  /// The struct's `@available` attributes are copied onto the conformance.
+  @Test func availabilityIsCopiedOntoTheConformance() {
+    assertMacro {
+      """
+      @available(macOS 13, *)
+      @TrackedState
+      struct Feature {
+        var count = 0
+      }
+      """
+    } expansion: {
+      """
+      @available(macOS 13, *)
+      struct Feature {
+        var count {
+          @storageRestrictions(initializes: _count)
+          init(initialValue) {
+            _count = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 0, name: "count")
+            return _count
+          }
+          set {
+            guard Tracking.StateRegistrar.shouldNotify(_count, newValue) else {
+              _count = newValue
+              return
+            }
+            _$stateRegistrar.withMutation(property: 0) {
+              _count = newValue
+            }
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 0, name: "count")
+            let identity = _$stateRegistrar.willModify(property: 0, _count)
+            defer {
+              _$stateRegistrar.didModify(property: 0, _count, identity)
+            }
+            yield &_count
+          }
+        }
+
+        @TrackingIgnored private var _count = 0
+
+        let _$stateRegistrar = Tracking.StateRegistrar()
+      }
+
+      @available(macOS 13, *)
+      extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
+        var _$identity: Tracking.StateIdentity {
+          _$stateRegistrar.identity
+        }
+      }
+      """
+    }
+  }
+
+  @Test func enumAvailabilityIsCopiedOntoTheConformance() {
+    assertMacro {
+      """
+      @available(iOS 16, *)
+      @TrackedState
+      enum Destination {
+        case detail
+      }
+      """
+    } expansion: {
+      """
+      @available(iOS 16, *)
+      enum Destination {
+        case detail
+      }
+
+      @available(iOS 16, *)
+      extension Destination: Tracking.StateIdentifiable {
+        var _$identity: Tracking.StateIdentity {
+          switch self {
+          case .detail:
+            return Tracking.StateIdentity.tagged(0, [])
+          }
+        }
+      }
+      """
+    }
+  }
+
+  /// A `weak` field keeps its ownership in the storage.
+  @Test func weakFieldKeepsItsOwnership() {
+    assertMacro {
+      """
+      @TrackedState
+      struct Feature {
+        weak var owner: Owner?
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        weak var owner: Owner? {
+          @storageRestrictions(initializes: _owner)
+          init(initialValue) {
+            _owner = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 0, name: "owner")
+            return _owner
+          }
+          set {
+            guard Tracking.StateRegistrar.shouldNotify(_owner, newValue) else {
+              _owner = newValue
+              return
+            }
+            _$stateRegistrar.withMutation(property: 0) {
+              _owner = newValue
+            }
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 0, name: "owner")
+            let identity = _$stateRegistrar.willModify(property: 0, _owner)
+            defer {
+              _$stateRegistrar.didModify(property: 0, _owner, identity)
+            }
+            yield &_owner
+          }
+        }
+
+        @TrackingIgnored private weak var _owner: Owner?
+
+        let _$stateRegistrar = Tracking.StateRegistrar()
+      }
+
+      extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
+        var _$identity: Tracking.StateIdentity {
+          _$stateRegistrar.identity
+        }
       }
       """
     }

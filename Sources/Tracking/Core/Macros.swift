@@ -7,32 +7,55 @@
 /// final class Player {
 ///   var name = ""
 ///   var score = 0
+///   weak var opponent: Player?
 ///   @TrackingIgnored var cache: [String: Int] = [:]
 /// }
 /// ```
 ///
+/// What is tracked:
+/// - every stored instance `var`, including `weak` and `unowned` ones (their storage
+///   keeps the ownership; a `weak` property that becomes `nil` because its object went
+///   away notifies no one, as with Apple's macro) and those inside `#if` blocks;
+/// - `@TrackedExternally(storage)` properties, whose value lives elsewhere;
+/// - `@Tracked` properties, which keep another property wrapper (`@Tracked @Clamped var
+///   volume = 5`), and `@TrackedLazy` ones, initialized on first read.
+///
+/// What is left alone: `let` constants, `static`/`class` properties, computed
+/// properties (they are tracked through the stored properties they read) and
+/// ``TrackingIgnored()`` properties.
+///
 /// What the macro does:
-/// - Each stored instance `var` becomes a computed property over private storage
-///   `_name`; `let`, `static`, `lazy`-free computed properties and
-///   ``TrackingIgnored()`` properties are left alone.
-/// - Initial values, `willSet`/`didSet` bodies, attributes and access levels are kept;
+/// - Each tracked `var` becomes a computed property over private storage `_name`.
+///   Initial values, `willSet`/`didSet` bodies, attributes and access levels are kept;
 ///   properties without an initial value are initialized in `init` as usual.
 /// - Setting an `Equatable` property to an equal value (or an object property to the
 ///   same object) stores it without notifying, as Apple's macro does.
 /// - In-place mutation (`model.items.append(x)`) does not copy the value.
-/// - Works for `final` and non-final classes, generic classes, and tracked
-///   subclasses of tracked classes. Applying it to a struct, enum, actor or protocol
-///   is a compile-time error, as is applying it where a property cannot be tracked
-///   (`lazy`, `weak`/`unowned`, several bindings in one `var`).
+/// - A class that declares its own `access(keyPath:)` or `withMutation(keyPath:_:)`
+///   (to log, or to forward to another registrar) gets no generated copy of it, and
+///   its tracked properties call those methods on every read and write, as Apple's
+///   do. Other classes take a faster path that skips them.
+/// - The class conforms to ``Trackable`` and, where Apple's `Observation` module
+///   exists and with its availability, to Apple's `Observable` (so SwiftUI's
+///   `@Bindable` and `.environment(_:)` accept it; see
+///   ``TrackingInterop/relaysToAppleObservation``). The class's own `@available`
+///   attributes are copied onto these conformances.
+/// - Works for `final` and non-final classes, generic classes, main-actor classes and
+///   tracked subclasses of tracked classes. Applying it to a struct, enum, actor or
+///   protocol is a compile-time error, as is a property that cannot be tracked:
+///   `lazy` (Swift does not allow it on a computed property; use `@TrackedLazy`),
+///   several bindings in one `var`, tuple patterns.
 /// - A `Codable` class without its own `CodingKeys` encodes and decodes under the
 ///   properties' own names.
 ///
-/// The equivalent of Apple's `@Observable`.
+/// The equivalent of Apple's `@Observable`; <doc:TheTrackableMacro> lists the
+/// differences.
 @attached(
-  member,
-  names: named(_$trackingRegistrar), named(access), named(withMutation), named(CodingKeys))
+  member, conformances: Trackable,
+  names: named(_$trackingRegistrar), named(access), named(withMutation), named(_$trackedPropertyNames),
+  named(CodingKeys))
 @attached(memberAttribute)
-@attached(extension, conformances: Trackable)
+@attached(extension, conformances: Trackable, TrackingInterop.AppleObservable)
 public macro Trackable() = #externalMacro(module: "TrackingMacros", type: "TrackableMacro")
 
 /// Added by ``Trackable()`` to each stored property, with the property's number in
@@ -40,6 +63,13 @@ public macro Trackable() = #externalMacro(module: "TrackingMacros", type: "Track
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
 @attached(peer, names: prefixed(_))
 public macro TrackedProperty(_ id: Int) = #externalMacro(module: "TrackingMacros", type: "TrackedPropertyMacro")
+
+/// Added by ``Trackable()`` to each stored property of a class that declares its own
+/// `access(keyPath:)` or `withMutation(keyPath:_:)`: the property's accessors call
+/// them. Not meant to be written by hand.
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+@attached(peer, names: prefixed(_))
+public macro TrackedProperty() = #externalMacro(module: "TrackingMacros", type: "TrackedPropertyMacro")
 
 /// Leaves a property of a ``Trackable()`` class untracked: reading it records
 /// nothing and writing it notifies no one. The equivalent of Apple's
