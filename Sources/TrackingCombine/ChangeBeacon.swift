@@ -15,6 +15,7 @@
 /// Lifetime: the beacon is owned by the subscriber it attaches to `objectWillChange`,
 /// which the object's publisher owns, which the object owns. The table of beacons only
 /// refers to it weakly, so beacon and subscription go away with the object.
+/// `@unchecked Sendable`: it holds only its registrar, which is `Sendable`.
 package final class ChangeBeacon: Trackable, @unchecked Sendable {
   private let registrar = TrackingRegistrar()
 

@@ -11,7 +11,8 @@ import Tracking
 /// Every change re-installs the tracking (a one-shot observer per change, as
 /// `observe` does), and offers a value. Delivery is serialized: one thread at a time
 /// drains the one-element buffer while there is demand; values offered meanwhile
-/// replace the buffered one.
+/// replace the buffered one. `@unchecked Sendable`: its mutable state is behind
+/// `state`'s lock; the rest is immutable.
 final class TrackingSubscription<Output, Downstream: Subscriber>:
   Subscription, TrackingEvents, @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == Never {

@@ -6,6 +6,9 @@
 /// (`pending`), so a change that lands between two `next()` calls is never lost and a
 /// burst of changes is one wake-up. Cancelling wakes the waiter for good and cancels
 /// the installed observer, which releases its callback at once.
+///
+/// `@unchecked Sendable`: its mutable state is behind `state`'s lock; `onChange` is
+/// written once in `init`, before the signal is shared.
 @usableFromInline
 final class ChangeSignal: @unchecked Sendable {
   private struct State {

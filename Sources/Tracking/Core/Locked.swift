@@ -7,6 +7,8 @@ import CTrackingSupport
 ///
 /// `withLock` is inlinable so that it is specialized in the modules that use it
 /// (continuous observation takes a lock or two per delivered value).
+///
+/// `@unchecked Sendable`: every access to the value goes through `withLock`.
 @usableFromInline
 package struct Locked<Value>: @unchecked Sendable {
   @usableFromInline let buffer: LockedBuffer<Value>

@@ -13,7 +13,9 @@ import CTrackingSupport
 /// load. The key-path entry points accept any key path and number it on first use.
 ///
 /// A registrar is a reference to shared storage: copies refer to the same observers.
-/// It is `Sendable`; every entry point may be called from any thread.
+/// It is `Sendable`; every entry point may be called from any thread. (`@unchecked`
+/// because its storage is a `ManagedBuffer`, which cannot be declared `Sendable`; the
+/// storage's concurrency rules are in ``RegistrarStorage``.)
 public struct TrackingRegistrar: @unchecked Sendable {
   @usableFromInline
   let storage: RegistrarStorage

@@ -180,7 +180,8 @@ public enum TrackingInterop {
 #if canImport(Observation)
   /// Stands in for one of our objects in Apple's registrar: property `id` of the
   /// object is `\AppleRelay[property: id]` here. One relay per object, made on first
-  /// use and owned by the object's registrar storage.
+  /// use and owned by the object's registrar storage. `@unchecked Sendable`: it holds
+  /// only Apple's registrar, which is `Sendable`, and is immutable.
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   final class AppleRelay: Observation.Observable, @unchecked Sendable {
     let registrar = ObservationRegistrar()

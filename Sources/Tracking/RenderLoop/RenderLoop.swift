@@ -50,10 +50,12 @@ public final class RenderLoop {
   private var components: [Int: Component] = [:]
   private var nextID = 0
 
-  /// The number of component runs so far, registrations included.
+  /// The number of component runs so far, registrations included. For tests and tools.
+  @_spi(Testing)
   public private(set) var totalRuns = 0
 
-  /// The number of calls to ``runCycle()`` so far (scheduled or manual).
+  /// The number of calls to ``runCycle()`` so far (scheduled or manual). For tests and tools.
+  @_spi(Testing)
   public private(set) var cycles = 0
 
   /// Creates a loop. With a `scheduler`, a change schedules a cycle; without one,

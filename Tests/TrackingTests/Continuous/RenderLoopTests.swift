@@ -212,7 +212,7 @@ struct RenderLoopTests {
     scene.count = 1
     scene.count = 2
     // The cycle is a main-actor task; wait for it by yielding until it has run.
-    while loop.cycles == 0 { await Task.yield() }
+    for _ in 0..<100_000 where loop.cycles == 0 { await Task.yield() }  // bounded
     #expect(seen.values == [0, 2])
     #expect(loop.cycles == 1)
   }

@@ -103,11 +103,20 @@ extension ContinuousTrackingSuites {
     }
 
     @Test func droppingTheIteratorReleasesTheObjectAndTheTracking() async {
+      let image = ImageAdjustments()
+      do {
+        var values = TrackedValues { image.brightness }.makeAsyncIterator()
+        #expect(await values.next() == 0)
+        #expect(ObservedMaskTests.entryCount(of: image) == 1)
+      }
+      // The iterator is gone: its observer was cancelled, and the next write sweeps it.
+      image.brightness = 1
+      #expect(ObservedMaskTests.entryCount(of: image) == 0)
       weak var weakImage: ImageAdjustments?
       do {
-        let image = ImageAdjustments()
-        weakImage = image
-        var values = TrackedValues { [weak image] in image?.brightness ?? -1 }.makeAsyncIterator()
+        let captured = ImageAdjustments()
+        weakImage = captured
+        var values = TrackedValues { [weak captured] in captured?.brightness ?? -1 }.makeAsyncIterator()
         #expect(await values.next() == 0)
       }
       #expect(weakImage == nil)
