@@ -95,12 +95,12 @@ final class ChangeSignal: @unchecked Sendable {
   /// next `wait()` returns at once and the final value is never lost.
   @usableFromInline
   func watch(_ reads: AccessList) {
-    let signature = reads.signature
     let unchanged = state.withLock { state -> Bool in
       guard let observer = state.observer, observer.isPending else { return false }
-      return state.signature == signature
+      return state.signature.matches(reads)
     }
     if !unchanged {
+      let signature = reads.signature
       var observer: TrackingObserver?
       if !reads.isEmpty {
         // The did-set signals too: a round that started at another thread's willSet may

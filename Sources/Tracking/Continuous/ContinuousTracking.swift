@@ -269,16 +269,16 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// previous one, else installs a new one and cancels the previous; then notes a
   /// change that another thread made while the run was reading.
   private func watch(_ reads: AccessList) {
-    let signature = reads.signature
     let (keep, current) = state.withLock { state -> (Bool, TrackingObserver?) in
       guard !state.cancelled, let observer = state.observer, observer.isPending else { return (false, state.observer) }
-      return (state.signature == signature, observer)
+      return (state.signature.matches(reads), observer)
     }
     // Did-set notifications this thread queued for the run's observer during the run
     // come from the run's own writes: dropped (see `NotificationBatch.discard`).
     if let current { NotificationBatch.discard(current) }
     var replaced: TrackingObserver?
     if !keep {
+      let signature = reads.signature
       let observer = reads.isEmpty ? nil : makeObserver()
       if let observer { reads.install(observer) }
       let storages = reads.weakStorages

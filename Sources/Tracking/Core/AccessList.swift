@@ -39,6 +39,10 @@ package struct AccessList {
   @usableFromInline var firstOwnWrites = 0
   @usableFromInline var firstType: (any Trackable.Type)?
   @usableFromInline var others: [Entry] = []
+  /// Where each object of `others` is, once there are enough of them for a linear
+  /// search to cost more than a hash (a scope over a list of row models reads one
+  /// property of each of many objects: this keeps it linear in their number).
+  @usableFromInline var index: [ObjectIdentifier: Int]?
   /// The scope this one is nested in, on this thread (for counting own writes).
   @usableFromInline var enclosing: UnsafeMutablePointer<AccessList>?
 
@@ -67,11 +71,32 @@ package struct AccessList {
   }
 
   private mutating func recordInOthers(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
-    if let index = others.firstIndex(where: { $0.storage === storage }) {
-      if others[index].properties.insert(id) { storage.markRead(id) }
+    if let position = position(of: storage) {
+      if others[position].properties.insert(id) { storage.markRead(id) }
     } else {
       storage.markRead(id)
-      others.append(Entry(storage: storage, properties: PropertySet(id), epoch: storage.changeEpoch, type: type))
+      append(Entry(storage: storage, properties: PropertySet(id), epoch: storage.changeEpoch, type: type))
+    }
+  }
+
+  /// Beyond this many other objects, `index` is kept.
+  private static let indexThreshold = 8
+
+  /// The position of `storage`'s entry in `others`.
+  private func position(of storage: RegistrarStorage) -> Int? {
+    if let index { return index[ObjectIdentifier(storage)] }
+    return others.firstIndex { $0.storage === storage }
+  }
+
+  private mutating func append(_ entry: Entry) {
+    others.append(entry)
+    if index != nil {
+      index![ObjectIdentifier(entry.storage)] = others.count - 1
+    } else if others.count > Self.indexThreshold {
+      var built: [ObjectIdentifier: Int] = [:]
+      built.reserveCapacity(others.count * 2)
+      for (position, entry) in others.enumerated() { built[ObjectIdentifier(entry.storage)] = position }
+      index = built
     }
   }
 
@@ -94,10 +119,10 @@ package struct AccessList {
       firstEpoch = entry.epoch
       firstOwnWrites = entry.ownWrites
       firstType = entry.type
-    } else if let index = others.firstIndex(where: { $0.storage === entry.storage }) {
-      others[index].properties.formUnion(entry.properties)
+    } else if let position = position(of: entry.storage) {
+      others[position].properties.formUnion(entry.properties)
     } else {
-      others.append(entry)
+      append(entry)
     }
   }
 
@@ -106,6 +131,13 @@ package struct AccessList {
   @usableFromInline
   mutating func merge(_ other: AccessList) {
     other.forEach { merge($0) }
+  }
+
+  /// Calls `body` with each object's storage and properties, without making entries.
+  func forEachStorage(_ body: (RegistrarStorage, PropertySet) -> Void) {
+    guard let firstStorage else { return }
+    body(firstStorage, firstProperties)
+    for entry in others { body(entry.storage, entry.properties) }
   }
 
   func forEach(_ body: (Entry) -> Void) {
@@ -151,8 +183,8 @@ package struct AccessList {
   private mutating func countOwnWrite(of storage: RegistrarStorage) {
     if firstStorage === storage {
       firstOwnWrites += 1
-    } else if let index = others.firstIndex(where: { $0.storage === storage }) {
-      others[index].ownWrites += 1
+    } else if let position = position(of: storage) {
+      others[position].ownWrites += 1
     }
   }
 
@@ -229,6 +261,24 @@ package struct ReadSignature: Equatable, Sendable {
 
   /// No reads.
   package static let empty = ReadSignature(entries: [])
+
+  /// Whether `reads` read exactly what this signature describes, in the same order of
+  /// first reads (a different order counts as different: the caller then installs
+  /// afresh, which is correct, only slower). Allocates nothing.
+  package func matches(_ reads: AccessList) -> Bool {
+    var position = 0
+    var same = true
+    reads.forEachStorage { storage, properties in
+      guard same, position < entries.count else {
+        same = false
+        return
+      }
+      let entry = entries[position]
+      same = entry.object == ObjectIdentifier(storage) && entry.serial == storage.serial && entry.properties == properties
+      position += 1
+    }
+    return same && position == entries.count
+  }
 }
 
 /// One property a tracking depends on: the object's type and the property's name.
