@@ -35,6 +35,14 @@ nonisolated final class SharedCounter: Trackable, @unchecked Sendable {
   }
 }
 
+/// A counter that a `@Sendable` callback may bump from any thread.
+nonisolated final class Counted: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
+}
+
 /// Waits (bounded) until `condition` holds, letting the main actor run.
 func until(_ condition: () -> Bool) async {
   for _ in 0..<100_000 where !condition() { await Task.yield() }
@@ -63,11 +71,15 @@ struct MainActorDefaultTests {
   @Test func oneShotCallbacksRunSynchronouslyForMainActorChanges() {
     let model = Model()
     let label = Label()
-    withTracking { _ = model.count } onChange: { label.text += "onChange " }
+    // The classic `onChange` keeps Apple's `@Sendable` signature: main-actor callbacks use
+    // the event forms.
+    let counted = Counted()
+    withTracking { _ = model.count } onChange: { counted.increment() }
     withTracking { _ = model.count } willSet: { _ in label.text += "willSet " }
     withTracking(options: [.didSet]) { _ = model.count } onChange: { _ in label.text += "didSet" }
     model.count = 1
-    #expect(label.text == "onChange willSet didSet")
+    #expect(label.text == "willSet didSet")
+    #expect(counted.value == 1)
   }
 
   @Test func continuousFormsRunOnTheMainActor() async {

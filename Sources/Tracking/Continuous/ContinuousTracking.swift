@@ -146,10 +146,12 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   private let delivery: ContinuousDelivery
   private let body: Body
   private let state = Locked(State())
-  /// The handlers of this observation's observers. Made once, in `init`, before the
-  /// observation is shared; read-only afterwards.
-  private var handler = TrackingObserver.Handler.plain {}
-  private var unrequestedDidSet = TrackingObserver.Handler.plain {}
+  /// The handlers of this observation's observers. They reach the observation through
+  /// a weak reference (a pending observer must not keep the observation, and what it
+  /// captures, alive), set once `init` is done.
+  private let handler: TrackingObserver.Handler
+  private let unrequestedDidSet: TrackingObserver.Handler
+  private let reference: WeakObservation
 
   /// Starts an observation and returns the token that keeps it alive.
   package static func start(
@@ -164,9 +166,11 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     self.options = options
     self.delivery = delivery
     self.body = body
-    // Weak: a pending observer must not keep the observation (and its captures) alive.
-    handler = .event { [weak self] event in self?.changed(event) }
-    unrequestedDidSet = .event { [weak self] event in self?.changed(event, requested: false) }
+    let reference = WeakObservation()
+    self.reference = reference
+    handler = .event { event in reference.object?.changed(event) }
+    unrequestedDidSet = .event { event in reference.object?.changed(event, requested: false) }
+    reference.object = self
   }
 
   private func start(firstRun: FirstRun) {
@@ -231,22 +235,26 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   }
 
   /// Runs with the pending event, as long as one is pending (a change that arrived
-  /// during a run causes the next run).
+  /// during a run causes the next run). Taking the event and marking the run as under
+  /// way is one step, under the lock.
   private func runPending() {
+    let thread = tracking_current_thread()
     while let event = state.withLock({ state -> TrackingEvent? in
       guard !state.cancelled, state.runningThread == nil, state.needsRun else { return nil }
-      defer {
-        state.pending = nil
-        state.needsRun = false
-      }
-      return state.pending
+      let event = state.pending ?? TrackingEvent.plain(.didSet, canceller: nil)
+      state.pending = nil
+      state.needsRun = false
+      state.runningThread = thread
+      state.lastEvent = event
+      return event
     }) {
-      run(event)
+      runMarked(event)
     }
   }
 
   // MARK: Runs (on the closure's isolation)
 
+  /// A run that is not yet marked as under way (the first one).
   private func run(_ event: TrackingEvent) {
     let thread = tracking_current_thread()
     let mayRun = state.withLock { state -> Bool in
@@ -256,6 +264,11 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       return true
     }
     guard mayRun else { return }
+    runMarked(event)
+  }
+
+  /// Runs the body tracked; the run is marked as under way on this thread.
+  private func runMarked(_ event: TrackingEvent) {
     // `cancel()` on the event ends this observation, not only the observer that reported it.
     let event = TrackingEvent(kind: event.kind, source: event.source, canceller: self)
     // Isolated from whatever scope is active on this thread (a run may happen inside the
@@ -360,6 +373,13 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   deinit {
     state.withLock { $0.observer }?.cancel()
   }
+}
+
+/// The weak reference through which a continuous observation's observers reach it.
+final class WeakObservation: @unchecked Sendable {
+  // `@unchecked Sendable`: `object` is written once, in the observation's `init`, before
+  // any observer exists; weak loads are thread-safe.
+  weak var object: ContinuousObservation?
 }
 
 /// A storage a continuous observation installed on, held weakly so that the

@@ -55,25 +55,19 @@ struct NotificationBatch {
 
   /// Delivers the did-set of one change to `observers`: queued in the open batch, or in
   /// one opened for them.
-  static func deliverDidSet(_ observers: DueObservers, _ source: () -> EventSource) {
+  /// `source` describes the change for the observers whose callbacks take events (it
+  /// is `nil` when none does).
+  static func deliverDidSet(_ observers: DueObservers, _ source: EventSource?) {
     run {
       let batch = current!
-      var made: EventSource?
-      func shared() -> EventSource? {
-        if made == nil {
-          let new = source()
-          made = new
-          batch.pointee.sources.append(new)
-        }
-        return made
-      }
-      observers.forEach { batch.pointee.enqueue($0, shared) }
+      if let source { batch.pointee.sources.append(source) }
+      observers.forEach { batch.pointee.enqueue($0, source) }
     }
   }
 
   /// Delivers the did-set of a change to one observer (see ``deliverDidSet(_:_:)``).
   static func deliverDidSet(_ observer: TrackingObserver, _ source: EventSource) {
-    run { current!.pointee.enqueue(observer, { source }) }
+    run { current!.pointee.enqueue(observer, source) }
   }
 
   /// Drops the did-set notifications waiting for `observer` in this thread's batch.
@@ -93,14 +87,11 @@ struct NotificationBatch {
     batch.pointee.settling.append(work)
   }
 
-  private mutating func enqueue(_ observer: TrackingObserver, _ source: () -> EventSource?) {
-    // Only observers whose did-set callback takes an event need the source; making it
-    // for the others would cost an allocation per change for nothing.
-    let event = observer.takesDidSetEvent ? source() : nil
+  private mutating func enqueue(_ observer: TrackingObserver, _ source: EventSource?) {
     if observer.isPropagation {
-      propagation.append(observer, event, deduplicating: false)
+      propagation.append(observer, source, deduplicating: false)
     } else {
-      effects.append(observer, event, deduplicating: true)
+      effects.append(observer, source, deduplicating: true)
     }
   }
 
@@ -111,13 +102,13 @@ struct NotificationBatch {
   private static func drain(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
     while true {
       if let (observer, source) = pointer.pointee.propagation.next() {
-        observer.notifyDidSet { source }
+        observer.notifyDidSet(source)
       } else if pointer.pointee.settled < pointer.pointee.settling.count {
         let work = pointer.pointee.settling[pointer.pointee.settled]
         pointer.pointee.settled += 1
         work()
       } else if let (observer, source) = pointer.pointee.effects.next() {
-        observer.notifyDidSet { source }
+        observer.notifyDidSet(source)
       } else {
         break
       }

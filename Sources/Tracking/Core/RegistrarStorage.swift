@@ -3,7 +3,7 @@ import CTrackingSupport
 /// The shared, lock-protected part of a ``TrackingRegistrar``: the observers installed
 /// on one object and which of its properties each one watches.
 ///
-/// **Layout.** One allocation per object (80 bytes). The Swift state is the buffer's
+/// **Layout.** One allocation per object (72 bytes, an 80-byte heap block). The Swift state is the buffer's
 /// header; the atomic words and the lock are its tail element, so they have a stable
 /// address and are used from C without Swift's exclusivity checks.
 ///
@@ -54,9 +54,6 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     /// What few objects need, allocated on first use so that every other object
     /// stays small.
     var extras: Extras?
-    /// Tells this storage apart from a later one at the same address (see
-    /// ``ReadSignature``).
-    let serial: UInt64
   }
 
   /// Rarely used per-object state.
@@ -65,6 +62,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     var dynamicIDs: [AnyKeyPath: Int] = [:]
     /// The object that relays to Apple's registrar, made on first use (interop only).
     var appleRelay: AnyObject?
+    /// Tells this storage apart from a later one at the same address (see
+    /// ``ReadSignature``); given when first asked for, by continuous observation.
+    lazy var serial: UInt64 = tracking_next_storage_serial()
   }
 
   /// First identifier for key paths registered at run time; the macro numbers
@@ -73,8 +73,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
 
   @usableFromInline
   static func make() -> RegistrarStorage {
-    let serial = tracking_next_storage_serial()
-    let buffer = RegistrarStorage.create(minimumCapacity: 1) { _ in State(serial: serial) }
+    let buffer = RegistrarStorage.create(minimumCapacity: 1) { _ in State() }
     // `create` returns the dynamic subclass typed as its base class.
     let storage = unsafeDowncast(buffer, to: RegistrarStorage.self)
     storage.withUnsafeMutablePointerToElements { sync in
@@ -91,10 +90,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   deinit {
     // The object is gone: trackings that asked for deinit events hear of it, on this
     // thread. Nobody else can reach this storage any more, so no lock is needed.
-    let watching = withUnsafeMutablePointerToHeader { state in
-      state.pointee.entries.lazy.map(\.observer).filter { $0.wantsDeinit }
+    withUnsafeMutablePointerToHeader { state in
+      for entry in state.pointee.entries { entry.observer.notifyDeinit() }
     }
-    for observer in watching { observer.notifyDeinit() }
     withUnsafeMutablePointerToElements { sync in
       tracking_lock_destroy(&sync.pointee.lock)
       _ = sync.deinitialize(count: 1)
@@ -106,8 +104,8 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     withUnsafeMutablePointerToElements { $0 }
   }
 
-  /// The serial number of this storage (immutable).
-  var serial: UInt64 { withUnsafeMutablePointerToHeader { $0.pointee.serial } }
+  /// The serial number of this storage, given on first use (under the lock).
+  var serial: UInt64 { withLock { $0.extrasCreatingIfNeeded().serial } }
 
   /// The bit standing for property `id` in the masks.
   @inlinable
@@ -253,10 +251,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
         Self.compact(&state, changing: id) { entry in
           switch entry.observer.kind {
           case .willSetOnce:
-            due.append(entry.observer, scanned: scanned)
+            due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesWillSetEvent)
             return .remove
           case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
-            due.append(entry.observer, scanned: scanned)
+            due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesWillSetEvent)
             return .keep
           case .didSetOnce, .didSetRepeating:
             return .keep
@@ -264,17 +262,11 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
         })
     }
     guard !due.isEmpty else { return }
-    var made: EventSource?
-    if _slowPath(Spies.isActive) {
-      made = source()
-      Spies.report(.willSet, made!, observers: due.count)
-    }
-    due.forEach { observer in
-      observer.notifyWillSet {
-        if made == nil { made = source() }
-        return made
-      }
-    }
+    // The change is described only for callbacks that take events (or spies): making
+    // it costs an allocation the classic `onChange` does not need.
+    let made = due.takeEvents || Spies.isActive ? source() : nil
+    if _slowPath(Spies.isActive) { Spies.report(.willSet, made!, observers: due.count) }
+    due.forEach { $0.notifyWillSet(made) }
     made?.endDelivery()
   }
 
@@ -294,22 +286,18 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
           case .willSetOnce, .willSetRepeating:
             return .keep
           case .didSetRepeating, .willSetAndDidSetRepeating:
-            due.append(entry.observer, scanned: scanned)
+            due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesDidSetEvent)
             return .keep
           case .didSetOnce, .willSetThenDidSet:
-            due.append(entry.observer, scanned: scanned)
+            due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesDidSetEvent)
             return .remove
           }
         })
     }
     guard !due.isEmpty else { return }
-    if _slowPath(Spies.isActive) {
-      let made = source()
-      Spies.report(.didSet, made, observers: due.count)
-      NotificationBatch.deliverDidSet(due) { made }
-      return
-    }
-    NotificationBatch.deliverDidSet(due, source)
+    let made = due.takeEvents || Spies.isActive ? source() : nil
+    if _slowPath(Spies.isActive) { Spies.report(.didSet, made!, observers: due.count) }
+    NotificationBatch.deliverDidSet(due, made)
   }
 
   enum Verdict { case keep, remove }
@@ -382,6 +370,8 @@ extension RegistrarStorage.State {
 struct DueObservers {
   private var first: TrackingObserver?
   private var others: [TrackingObserver] = []
+  /// Whether some due observer's callback takes a ``TrackingEvent``.
+  private(set) var takeEvents = false
 
   var isEmpty: Bool { first == nil }
 
@@ -390,7 +380,8 @@ struct DueObservers {
   /// Adds an observer. `scanned` is the number of entries being scanned, the most
   /// that can be appended; the spill array is sized for it on first use.
   @inline(__always)
-  mutating func append(_ observer: TrackingObserver, scanned: Int) {
+  mutating func append(_ observer: TrackingObserver, scanned: Int, takesEvent: Bool) {
+    if takesEvent { takeEvents = true }
     if first == nil {
       first = observer
       return

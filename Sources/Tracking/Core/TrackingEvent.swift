@@ -151,8 +151,9 @@ protocol TrackingCancellable: AnyObject {
 @usableFromInline
 final class EventSource: @unchecked Sendable {
   let objectID: ObjectIdentifier?
-  let objectType: Any.Type?
-  let propertyName: String?
+  /// The object's type as the registrar saw it (its static type, which names the
+  /// properties of its own registrar).
+  let trackableType: (any Trackable.Type)?
   let propertyID: Int?
   /// Key paths are immutable objects, safe to share although not declared `Sendable`.
   let keyPath: UncheckedSendable<AnyKeyPath?>
@@ -163,8 +164,7 @@ final class EventSource: @unchecked Sendable {
   @usableFromInline
   init<Subject: Trackable>(subject: Subject, keyPath: AnyKeyPath?, propertyID: Int) {
     self.objectID = ObjectIdentifier(subject)
-    self.objectType = Subject.self
-    self.propertyName = Subject.trackedPropertyName(propertyID)
+    self.trackableType = Subject.self
     self.propertyID = propertyID
     self.keyPath = UncheckedSendable(keyPath)
     self.subject = subject
@@ -175,13 +175,20 @@ final class EventSource: @unchecked Sendable {
   /// A change whose object and property are unknown (detected at install).
   init() {
     objectID = nil
-    objectType = nil
-    propertyName = nil
+    trackableType = nil
     propertyID = nil
     keyPath = UncheckedSendable(nil)
     subject = nil
     thread = 0
     isLive = false
+  }
+
+  var objectType: Any.Type? { trackableType }
+
+  /// Looked up when asked for: the macro's table of names is built on each call.
+  var propertyName: String? {
+    guard let trackableType, let propertyID else { return nil }
+    return trackableType.trackedPropertyName(propertyID)
   }
 
   /// Ends the synchronous delivery: reads return `nil` from now on. Called by the

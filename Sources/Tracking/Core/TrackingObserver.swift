@@ -55,10 +55,10 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       return false
     }
 
-    func run(_ kind: TrackingEvent.Kind, _ source: () -> EventSource?, canceller: TrackingObserver) {
+    func run(_ kind: TrackingEvent.Kind, _ source: EventSource?, canceller: TrackingObserver) {
       switch self {
       case .plain(let body): body()
-      case .event(let body): body(TrackingEvent(kind: kind, source: source(), canceller: canceller))
+      case .event(let body): body(TrackingEvent(kind: kind, source: source, canceller: canceller))
       }
     }
   }
@@ -66,8 +66,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   @usableFromInline
   package struct Callbacks {
     let kind: Kind
-    /// Whether the did-set callback takes a ``TrackingEvent``; fixed at creation, so it
-    /// can be read while another thread releases the callbacks.
+    /// Whether the will-set and did-set callbacks take a ``TrackingEvent``; fixed at
+    /// creation, so they can be read while another thread releases the callbacks.
+    let willSetTakesEvent: Bool
     let didSetTakesEvent: Bool
     /// Whether `didSet` callbacks are deferred behind the other callbacks of a batch
     /// (see ``NotificationBatch``): set for the observers that keep derived values up
@@ -88,7 +89,8 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   ) -> TrackingObserver {
     let buffer = TrackingObserver.create(minimumCapacity: 1) { _ in
       Callbacks(
-        kind: kind, didSetTakesEvent: didSet?.takesEvent ?? false, isPropagation: isPropagation,
+        kind: kind, willSetTakesEvent: willSet?.takesEvent ?? false, didSetTakesEvent: didSet?.takesEvent ?? false,
+        isPropagation: isPropagation,
         willSet: willSet, didSet: didSet, deinit: `deinit`)
     }
     // `create` returns the dynamic subclass typed as its base class.
@@ -109,6 +111,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// Whether the did-set callback takes a ``TrackingEvent`` (so a change must be
   /// described for it).
   var takesDidSetEvent: Bool { callbacks.pointee.didSetTakesEvent }
+
+  /// Whether the will-set callback takes a ``TrackingEvent``.
+  var takesWillSetEvent: Bool { callbacks.pointee.willSetTakesEvent }
 
   /// Whether this observer wants to hear about deallocated objects.
   var wantsDeinit: Bool { callbacks.pointee.deinit != nil }
@@ -154,9 +159,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   }
 
   /// Called by a registrar, outside its lock, in the `willSet` of a property this
-  /// observer tracks. `source` makes the description of the change, if a callback
-  /// wants it.
-  func notifyWillSet(_ source: () -> EventSource?) {
+  /// observer tracks. `source` describes the change; it is made only when some due
+  /// observer's callback takes events (else `nil`).
+  func notifyWillSet(_ source: EventSource?) {
     switch kind {
     case .willSetOnce:
       guard finish() else { return }
@@ -173,7 +178,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
 
   /// Called by a registrar (or a batch, for deferred notifications), outside any lock,
   /// in the `didSet` of a property this observer tracks.
-  func notifyDidSet(_ source: () -> EventSource?) {
+  func notifyDidSet(_ source: EventSource?) {
     switch kind {
     case .willSetOnce, .willSetRepeating:
       return
@@ -193,7 +198,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// objects.
   func notifyDeinit() {
     guard isPending, let handler = callbacks.pointee.deinit else { return }
-    handler.run(.deinit, { nil }, canceller: self)
+    handler.run(.deinit, nil, canceller: self)
   }
 
   /// Used by the bridge from Apple's `withObservationTracking`, which reports a change
@@ -201,9 +206,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   func notifyExternalChange() {
     switch kind {
     case .willSetOnce, .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
-      notifyWillSet { EventSource() }
+      notifyWillSet(EventSource())
     case .didSetOnce, .didSetRepeating:
-      notifyDidSet { EventSource() }
+      notifyDidSet(EventSource())
     }
   }
 
@@ -211,7 +216,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// reading (detected when it was installed): as a `willSet`, then a `didSet`,
   /// whichever of the two this observer takes. The property is unknown.
   func notifyChangeDuringScope() {
-    notifyWillSet { EventSource() }
+    notifyWillSet(EventSource())
     NotificationBatch.deliverDidSet(self, EventSource())
   }
 }

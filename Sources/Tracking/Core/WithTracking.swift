@@ -14,10 +14,11 @@
 /// - A change made by *another* thread while `apply` runs is not lost: it is noticed
 ///   when the tracking is installed, and `onChange` runs right away.
 /// - `apply` may throw (typed throws); a throwing `apply` installs nothing.
-/// - `onChange` runs on the caller's actor: a nonisolated `onChange` runs on the
-///   mutating thread; one isolated to an actor (the main actor, in main-actor code)
-///   runs synchronously when the change happens on that actor, and is scheduled there
-///   (after the change) when it happens elsewhere.
+///
+/// `onChange` keeps Apple's signature: a `@Sendable` closure that runs on the mutating
+/// thread, at no cost beyond Apple's semantics. Main-actor code whose callback touches
+/// main-actor state uses ``withTracking(_:willSet:)`` (the same timing, with an event)
+/// or ``withTracking(_:didSet:)``: those take closures isolated to the caller's actor.
 ///
 /// ```swift
 /// let total = withTracking {
@@ -31,9 +32,9 @@
 @inlinable
 public func withTracking<T, Failure: Error>(
   _ apply: () throws(Failure) -> T,
-  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable () -> Void
+  onChange: @autoclosure () -> @Sendable () -> Void
 ) throws(Failure) -> T {
-  try track(apply) { .make(kind: .willSetOnce, willSet: .callback(onChange), didSet: nil) }.value
+  try track(apply) { .make(kind: .willSetOnce, willSet: .plain(onChange()), didSet: nil) }.value
 }
 
 /// Tracks the properties read by `apply` and calls `onChange` with a ``TrackingEvent``
@@ -106,14 +107,16 @@ public func withTracking<T, Failure: Error>(
 ///
 /// Cancelling releases `onChange` (and whatever it captures) at once. Releasing the
 /// handle does *not* cancel: a one-shot tracking stays pending until it fires, exactly
-/// like one installed with ``withTracking(_:onChange:)``.
+/// like one installed with ``withTracking(_:onChange:)``. Like it, `onChange` is a
+/// `@Sendable` closure that runs on the mutating thread; for a callback isolated to the
+/// caller's actor, use ``withCancellableTracking(options:_:onChange:)``.
 @inlinable
 public func withCancellableTracking<T, Failure: Error>(
   _ apply: () throws(Failure) -> T,
-  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable () -> Void
+  onChange: @escaping @Sendable () -> Void
 ) throws(Failure) -> (value: T, tracking: PendingTracking) {
   let (value, observer) = try track(apply) {
-    .make(kind: .willSetOnce, willSet: .callback(onChange), didSet: nil)
+    .make(kind: .willSetOnce, willSet: .plain(onChange), didSet: nil)
   }
   return (value, PendingTracking(observer))
 }
@@ -145,17 +148,6 @@ public func withoutTracking<T, Failure: Error>(_ body: () throws(Failure) -> T) 
 public var isInsideTracking: Bool { CurrentScope.isTracking }
 
 extension TrackingObserver.Handler {
-  /// A handler that runs `body` on its isolation (see ``Isolation``). A nonisolated
-  /// closure is stored as is, so the common case costs no extra closure.
-  @inlinable
-  package static func callback(_ body: @escaping @isolated(any) @Sendable () -> Void) -> Self {
-    if body.isolation == nil {
-      typealias Plain = @Sendable () -> Void
-      return .plain(unsafeBitCast(body, to: Plain.self))  // same representation, no actor
-    }
-    return .plain { Isolation.callOrSchedule(body) }
-  }
-
   /// A handler that passes the event to `body` on its isolation (see ``Isolation``).
   @inlinable
   package static func callback(_ body: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void) -> Self {

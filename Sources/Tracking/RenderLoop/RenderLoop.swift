@@ -148,8 +148,9 @@ public final class RenderLoop {
     // willSet marks the component dirty at once; didSet marks it again, for a cycle that
     // ran on the main actor while another thread was between its willSet and its store
     // (that run may have read the old value). Marking twice before a cycle is one mark.
-    let marker = Self.marker(for: id, in: dirtySet, loop: self)
-    let (_, token) = withCancellableTracking(options: [.willSet, .didSet], update) { @Sendable _ in marker() }
+    let marker = TrackingObserver.Handler.plain(Self.marker(for: id, in: dirtySet, loop: self))
+    let (_, observer) = track(update) { .make(kind: .willSetThenDidSet, willSet: marker, didSet: marker) }
+    let token = PendingTracking(observer)
     dirtySet.installed(token, for: id)
   }
 }
