@@ -148,10 +148,13 @@ package struct AccessList {
     for entry in others { body(entry) }
   }
 
-  /// Installs `observer` on every object this scope read.
+  /// Installs `observer` on every object this scope read. (The first object is used in
+  /// place: making an entry for it would retain and release its storage.)
   @usableFromInline
   package func install(_ observer: TrackingObserver) {
-    forEach { $0.storage.install(observer, properties: $0.properties) }
+    guard let firstStorage else { return }
+    firstStorage.install(observer, properties: firstProperties)
+    for entry in others { entry.storage.install(observer, properties: entry.properties) }
   }
 
   /// Whether another thread changed an object this scope read, after the scope first
@@ -163,11 +166,10 @@ package struct AccessList {
   /// never misses one it did.
   @usableFromInline
   package func changedElsewhere() -> Bool {
-    var changed = false
-    forEach { entry in
-      if !changed, entry.storage.changeEpochAfterInstall &- entry.epoch > entry.ownWrites { changed = true }
-    }
-    return changed
+    guard let firstStorage else { return false }
+    if firstStorage.changeEpochAfterInstall &- firstEpoch > firstOwnWrites { return true }
+    for entry in others where entry.storage.changeEpoch &- entry.epoch > entry.ownWrites { return true }
+    return false
   }
 
   /// Counts a write of the object owning `storage` as the own write of `scope` and of
