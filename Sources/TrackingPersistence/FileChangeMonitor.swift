@@ -55,7 +55,7 @@ func monitorFile(
 ) -> StorageObservation {
   let queue = DispatchQueue(label: "TrackingPersistence.file-monitor")
   if detection.mode == .events {
-    #if os(Linux) || os(Android)
+    #if os(Linux)
       if let observation = inotifyMonitor(url: url, queue: queue, onChange: onChange) { return observation }
     #elseif canImport(Darwin)
       if let observation = DispatchSourceFileMonitor.start(url: url, queue: queue, onChange: onChange) {
@@ -104,7 +104,7 @@ private func pollingMonitor(
 
 // MARK: inotify (Linux)
 
-#if os(Linux) || os(Android)
+#if os(Linux)
   /// Watches the file's directory (the file itself is replaced on every save, so a
   /// watch on it would end at the first save) for the file being written and closed,
   /// renamed into place, created or deleted. `nil` if inotify can't be set up.
@@ -195,9 +195,10 @@ private func pollingMonitor(
       guard file >= 0 else { return }  // no file yet: the directory source sees it arrive
       let source = DispatchSource.makeFileSystemObjectSource(
         fileDescriptor: file, eventMask: [.write, .extend, .delete, .rename], queue: queue)
+      let events = UncheckedSendable(source)  // read on `queue` only, in its own handler
       source.setEventHandler { [weak self] in
         guard let self else { return }
-        if !source.data.isDisjoint(with: [.delete, .rename]) { armFileSource() }
+        if !events.value.data.isDisjoint(with: [.delete, .rename]) { armFileSource() }
         onChange()
       }
       source.setCancelHandler { close(file) }
