@@ -157,3 +157,37 @@ extension SceneState {
     self.init(query: scene.query, path: scene.path)
   }
 }
+
+/// A model whose encoding is not a JSON object: stored, merged and reloaded whole.
+@Trackable final class Tags: Codable, ReloadableModel {
+  var items: [String] = []
+
+  init() {}
+  required init(from decoder: any Decoder) throws {
+    items = try decoder.singleValueContainer().decode([String].self)
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(items)
+  }
+  func reload(from newer: Tags) { items = newer.items }
+}
+
+@MainActor
+@Suite("A value that is not an object")
+struct WholeValueTests {
+  @Test func isStoredRestoredAndReloadedWhole() async throws {
+    let directory = try TemporaryDirectory()
+    let first = Persisted(storage: try Backend.file.storage(in: directory.url)) { Tags() }
+    let second = Persisted(storage: try Backend.file.storage(in: directory.url)) { Tags() }
+    first.model.items = ["a", "b"]
+    try first.flush()
+    #expect(try first.storage.load() == Data(#"["a","b"]"#.utf8))
+    try await eventually { second.model.items == ["a", "b"] }
+    second.model.items.append("c")
+    try second.flush()
+    try await eventually { first.model.items == ["a", "b", "c"] }
+    let restored = Persisted(storage: try Backend.file.storage(in: directory.url)) { Tags() }
+    #expect(restored.model.items == ["a", "b", "c"])
+  }
+}
