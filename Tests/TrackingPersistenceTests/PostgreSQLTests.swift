@@ -17,30 +17,51 @@
     /// A key no other test uses.
     static func freshKey() -> String { "test-\(UUID().uuidString)" }
 
-    /// A storage for `key`, its connection named `name` in `pg_stat_activity`.
-    static func storage(key: String, name: String? = nil) throws -> PostgreSQLStorage {
-      try PostgreSQLStorage(url: url ?? "", key: key, applicationName: name)
+    /// A storage for `key`, its connection named `name` in `pg_stat_activity`, logging
+    /// in as `user` (the URL's user by default).
+    static func storage(key: String, name: String? = nil, user: String? = nil) throws -> PostgreSQLStorage {
+      var components = URLComponents(string: url ?? "")
+      if let user { components?.user = user }
+      return try PostgreSQLStorage(url: components?.string ?? "", key: key, applicationName: name)
     }
 
-    /// Closes, from the server's side, every connection named `name`; returns how many.
+    /// Runs `sql` on a connection of its own; returns the first column of the first row.
     @discardableResult
-    static func dropConnections(named name: String) async throws -> Int {
+    static func execute(_ sql: PostgresQuery) async throws -> String? {
       let configuration = try storage(key: "admin").configuration
       var logger = Logger(label: "TrackingPersistenceTests.admin")
       logger.logLevel = .critical
       let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
       do {
-        let rows = try await connection.query(
-          "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = \(name)",
-          logger: logger)
-        var count = 0
-        for try await row in rows { count = Int(try row.decode(Int64.self)) }
+        var first: String?
+        for try await row in try await connection.query(sql, logger: logger) where first == nil {
+          first = try? row.decode(String.self)
+        }
         try await connection.close()
-        return count
+        return first
       } catch {
         try? await connection.close()
         throw error
       }
+    }
+
+    /// Closes, from the server's side, every connection named `name`; returns how many.
+    @discardableResult
+    static func dropConnections(named name: String) async throws -> Int {
+      let count = try await execute(
+        "SELECT count(pg_terminate_backend(pid))::text FROM pg_stat_activity WHERE application_name = \(name)")
+      return Int(count ?? "") ?? 0
+    }
+
+    /// Keeps `user` from connecting, and closes its connections.
+    static func lockOut(_ user: String) async throws {
+      try await execute(PostgresQuery(unsafeSQL: "ALTER ROLE \"\(user)\" NOLOGIN"))
+      try await execute("SELECT count(pg_terminate_backend(pid))::text FROM pg_stat_activity WHERE usename = \(user)")
+    }
+
+    /// Lets `user` connect again.
+    static func letIn(_ user: String) async throws {
+      try await execute(PostgresQuery(unsafeSQL: "ALTER ROLE \"\(user)\" LOGIN"))
     }
   }
 
@@ -95,27 +116,33 @@
 
     @Test func aDroppedConnectionIsRestoredAndResynchronized() async throws {
       let key = PostgreSQLServer.freshKey()
-      let name = "tracking-drop-\(key)"
+      // An instance of its own role, so that the server can refuse it for a while.
+      let role = "tracking_away_\(UInt32.random(in: 0...UInt32.max))"
+      try await PostgreSQLServer.execute(PostgresQuery(unsafeSQL: "CREATE ROLE \(role) LOGIN SUPERUSER"))
       let errors = ErrorLog()
-      let dropped = Persisted(storage: try PostgreSQLServer.storage(key: key, name: name), onError: errors.report) {
+      let away = Persisted(storage: try PostgreSQLServer.storage(key: key, user: role), onError: errors.report) {
         Scene()
       }
       let other = Persisted(storage: try PostgreSQLServer.storage(key: key)) { Scene() }
-      try dropped.flush()
+      try away.flush()
       try other.flush()
-      #expect(try await PostgreSQLServer.dropConnections(named: name) == 1)
 
-      // Keep it away while the other instance writes: the notification is lost for it.
-      dropped.model.path = ["written while away"]
+      try await PostgreSQLServer.lockOut(role)
+      // While it can't connect: its own change can't be written, and the other
+      // instance's notification can't reach it.
+      away.model.path = ["written while away"]
+      try await eventually { errors.errors.contains { if case .writeFailed = $0 { true } else { false } } }
       other.model.query = "changed while away"
       try other.flush()
-      for _ in 0..<5 { try await PostgreSQLServer.dropConnections(named: name) }
+      #expect(away.model.query == "")
+      #expect(away.hasUnsavedChanges)
 
+      try await PostgreSQLServer.letIn(role)  // the reconnection reads the stored value and retries the write
       try await eventually(within: 20) {
-        dropped.model.query == "changed while away" && other.model.path == ["written while away"]
+        away.model.query == "changed while away" && other.model.path == ["written while away"]
       }
       #expect(try storedState(other.storage) == SceneState(query: "changed while away", path: ["written while away"]))
-      #expect(!dropped.hasUnsavedChanges)
+      #expect(!away.hasUnsavedChanges)
     }
 
     @Test func garbageFromAnotherInstanceIsMovedAsideAndTheGoodStateRestored() async throws {
