@@ -148,22 +148,23 @@ final class ModelSync<Model: Codable & AnyObject> {
       for key in decoded.repairedKeys { replacement.fields[key] = local.fields[key] }
       replaceUnreadable(data, document: replacement, error: mismatch(error))
     }
-    guard let target = encodeModel(newer), target != local else { return }
-
-    reload(model, newer)
-    reloadCount += 1
-    guard let after = encodeModel() else { return }
-    let missed = Set(after.changedKeys(comparedTo: target)).subtracting(reportedIncomplete)
-    if !missed.isEmpty {
-      reportedIncomplete.formUnion(missed)
-      onError(.reloadIncomplete(properties: missed.sorted()))
+    guard let target = encodeModel(newer) else { return }
+    if target != local {
+      reload(model, newer)
+      reloadCount += 1
+      guard let after = encodeModel() else { return }
+      let missed = Set(after.changedKeys(comparedTo: target)).subtracting(reportedIncomplete)
+      if !missed.isEmpty {
+        reportedIncomplete.formUnion(missed)
+        onError(.reloadIncomplete(properties: missed.sorted()))
+      }
+      local = after
     }
-    local = after
     if version < supported {
       // Another writer stored an older version: write the migrated form back.
       var patch = Patch()
-      for key in after.changedKeys(comparedTo: remote) {
-        patch[key] = after.fields[key].map(FieldChange.set) ?? .remove
+      for key in local.changedKeys(comparedTo: remote) {
+        patch[key] = local.fields[key].map(FieldChange.set) ?? .remove
       }
       submit(patch)
     }

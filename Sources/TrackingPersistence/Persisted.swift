@@ -146,7 +146,7 @@ public final class Persisted<Model: Trackable & Codable> {
 
   /// Restores the model from the JSON file at `url` (or makes it with `makeDefault`) and
   /// starts saving it there on every change.
-  /// See ``init(storage:savePolicy:schema:onError:isolation:makeDefault:)``.
+  /// The parameters are those of `init(storage:savePolicy:schema:onError:isolation:makeDefault:)`.
   public convenience init(
     fileAt url: URL,
     savePolicy: SavePolicy = .immediate,
@@ -232,7 +232,7 @@ public final class Persisted<Model: Trackable & Codable> {
 extension Persisted where Model: ReloadableModel {
   /// Restores the model from `storage` (or makes it with `makeDefault`), saves it on
   /// every change, and — with a ``SharedPersistenceStorage`` — reloads the changes other
-  /// writers store. See ``Persisted/init(storage:savePolicy:schema:onError:isolation:makeDefault:)``.
+  /// writers store. The parameters are those of the initializer for any model.
   public convenience init(
     storage: any PersistenceStorage,
     savePolicy: SavePolicy = .immediate,
@@ -248,7 +248,7 @@ extension Persisted where Model: ReloadableModel {
 
   /// Restores the model from the JSON file at `url`, saves it there on every change and
   /// reloads the changes other processes store there.
-  /// See ``Persisted/init(storage:savePolicy:schema:onError:isolation:makeDefault:)``.
+  /// The parameters are those of `init(storage:savePolicy:schema:onError:isolation:makeDefault:)`.
   public convenience init(
     fileAt url: URL,
     savePolicy: SavePolicy = .immediate,

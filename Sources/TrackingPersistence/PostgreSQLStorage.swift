@@ -67,7 +67,12 @@
 
     /// A storage at a `postgres://user:password@host:port/database` URL (TLS off: for
     /// loopback and private networks; pass a configuration for TLS), under `key`.
-    /// - Parameter applicationName: Shown in `pg_stat_activity`, to tell connections apart.
+    /// - Parameters:
+    ///   - url: Where the server is, and who connects.
+    ///   - key: The row's key: one per persisted model.
+    ///   - table: The table holding the values (created if missing); also the channel.
+    ///   - applicationName: Shown in `pg_stat_activity`, to tell connections apart.
+    /// - Throws: ``InvalidURL`` if `url` is not a PostgreSQL URL.
     public convenience init(
       url: String, key: String, table: String = "tracking_persistence", applicationName: String? = nil
     ) throws {

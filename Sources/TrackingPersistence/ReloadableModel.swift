@@ -20,7 +20,7 @@
 /// ``Persisted`` calls ``reload(from:)`` on the model's actor, with a model decoded
 /// from the merged state (the stored state, with the properties this process changed
 /// and has not yet saved kept as they are), and only when some property differs. The
-/// setters that ``Trackable()`` generates skip notifying when an `Equatable` property
+/// setters that `@Trackable` generates skip notifying when an `Equatable` property
 /// is set to an equal value, so only the observers of properties whose values changed
 /// are notified. Properties of other types notify whenever they are assigned; make
 /// them `Equatable`, or assign them only when they differ.

@@ -19,7 +19,9 @@ import Tracking
 /// each ``update(_:)`` is one `IMMEDIATE` transaction, so updates never interleave.
 /// Other connections' commits are noticed by reading `PRAGMA data_version` every
 /// ``changePollingInterval`` (SQLite has no cross-process notification; the pragma is
-/// a cheap read of a counter that only other connections' commits move).
+/// a cheap read of a counter that only other connections' commits move). So two
+/// ``Persisted`` values that should see each other's changes need storages with
+/// connections of their own, as two processes have.
 public struct SQLiteStorage: SharedPersistenceStorage {
   /// The database the value lives in.
   public let database: any DatabaseWriter
