@@ -54,12 +54,25 @@ struct SchemaMigrationTests {
     #expect(again.model.query == "tea")
   }
 
-  @Test func aValueStoredWithoutAVersionIsVersionZero() throws {
+  /// Main-actor state, touched by a migration written in main-actor code.
+  @MainActor static var migratedVersions: [Int] = []
+
+  @Test func aValueStoredWithoutAVersionIsVersionZeroAndTheMigrationRunsOnTheModelsActor() throws {
     let directory = try TemporaryDirectory()
     let storage = try Backend.file.storage(in: directory.url)
     try storage.save(Data(#"{"text":"unversioned","crumbs":[]}"#.utf8))
-    let persisted = Persisted(storage: storage, schema: Self.schema()) { Scene() }
+    Self.migratedVersions = []
+    let persisted = Persisted(
+      storage: storage,
+      schema: PersistenceSchema(version: 2) { stored in
+        Self.migratedVersions.append(stored.version)  // a main-actor closure: it runs there
+        let scene = Scene()
+        scene.query = try stored.decode(SceneV1.self).text
+        return scene
+      }
+    ) { Scene() }
     #expect(persisted.model.query == "unversioned")
+    #expect(Self.migratedVersions == [0])
   }
 
   @Test(arguments: Backend.allCases)
