@@ -39,6 +39,7 @@ let package = Package(
     // Behind traits.
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     // Tests only.
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
@@ -74,6 +75,7 @@ let package = Package(
       dependencies: [
         "Tracking",
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+        .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
     .executableTarget(name: "TrackingTour", dependencies: ["Tracking", "TrackingCombine", "TrackingPersistence"]),
@@ -127,7 +129,14 @@ let package = Package(
           condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"])),
       ]
     ),
-    .testTarget(name: "TrackingPersistenceTests", dependencies: ["TrackingPersistence"]),
+    .testTarget(
+      name: "TrackingPersistenceTests",
+      dependencies: [
+        "TrackingPersistence",
+        // The PostgreSQL tests drop connections from the server's side.
+        .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+      ]
+    ),
     .testTarget(
       name: "TrackingMigrationTests",
       dependencies: ["TrackingMigration"],

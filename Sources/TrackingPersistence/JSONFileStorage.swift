@@ -10,7 +10,8 @@ import Foundation
 
 /// Stores a persisted model's value in one file: the default backend, with no setup.
 ///
-/// Every save writes a temporary file in the same directory (`.<name>.tmp`), flushes
+/// Every save writes a temporary file in the same directory (`.<name>.<random>.tmp`,
+/// unique to the save, so saves that don't take the lock can't collide), flushes
 /// it to the disk (`fsync`), renames it over the file and flushes the directory, so
 /// the file is never torn: after a crash or power loss it holds either the new value
 /// or the previous one. A failed save leaves the previous file untouched.
@@ -18,14 +19,64 @@ import Foundation
 /// A value that can't be read is moved aside to `<name>.corrupt-<milliseconds since
 /// 1970>` next to the file; earlier moved-aside files are never overwritten.
 ///
-/// One process at a time should save to a given file.
-public struct JSONFileStorage: PersistenceStorage {
+/// **Shared by processes.** Several processes (or several ``Persisted`` values) may use
+/// one file: each ``update(_:)`` holds an exclusive lock (`flock`) on the lock file
+/// `.<name>.lock` next to the file while it reads, merges and replaces the value, so
+/// no writer's change is lost. Changes made by others — a process, or a person with
+/// an editor — are seen through ``changeDetection``. (On Windows there is no lock:
+/// one process at a time.)
+public struct JSONFileStorage: SharedPersistenceStorage {
   /// The file holding the value.
   public let url: URL
+  /// How changes made by others are noticed.
+  public let changeDetection: FileChangeDetection
 
   /// A storage that keeps its value in the file at `url`. The directory must exist.
-  public init(url: URL) {
+  public init(url: URL, changeDetection: FileChangeDetection = .events) {
     self.url = url
+    self.changeDetection = changeDetection
+  }
+
+  /// The lock file that serializes updates: `.<name>.lock` next to the file.
+  public var lockURL: URL {
+    url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
+  }
+
+  /// Reads, decides and writes under the lock file's exclusive lock.
+  public func update(_ decide: (Data?) throws -> StoredValueChange) throws -> StoredValueUpdate {
+    try withExclusiveLock {
+      let stored = try load()
+      switch try decide(stored) {
+      case .keep:
+        return StoredValueUpdate(stored: stored)
+      case .replace(let data):
+        try save(data)
+        return StoredValueUpdate(stored: data)
+      case .moveAside(let reason, let replacement):
+        let location = try quarantine(reason: reason)
+        if let replacement { try save(replacement) }
+        return StoredValueUpdate(stored: replacement, movedTo: location)
+      }
+    }
+  }
+
+  /// Reports changes of the file, as ``changeDetection`` says.
+  public func observeChanges(_ onChange: @escaping @Sendable () -> Void) throws -> StorageObservation {
+    monitorFile(at: url, detection: changeDetection, onChange: onChange)
+  }
+
+  private func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
+    #if os(Windows)
+      return try body()
+    #else
+      let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: lockURL.path) }
+      defer { close(descriptor) }  // closing releases the lock (also if the process dies)
+      while flock(descriptor, LOCK_EX) != 0 {
+        guard errno == EINTR else { throw POSIXFailure(operation: "flock", path: lockURL.path) }
+      }
+      return try body()
+    #endif
   }
 
   /// The file's bytes, or `nil` if the file doesn't exist.
@@ -46,7 +97,7 @@ public struct JSONFileStorage: PersistenceStorage {
       try data.write(to: url, options: .atomic)
     #else
       let temporary = url.deletingLastPathComponent()
-        .appendingPathComponent(".\(url.lastPathComponent).tmp")
+        .appendingPathComponent(".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
       try writeAndSync(data, to: temporary.path)
       guard rename(temporary.path, url.path) == 0 else {
         let failure = POSIXFailure(operation: "rename", path: url.path)
@@ -96,7 +147,7 @@ public struct JSONFileStorage: PersistenceStorage {
 
   #if !os(Windows)
     private func writeAndSync(_ data: Data, to path: String) throws {
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
       guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path) }
       var failure: POSIXFailure?
       data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in

@@ -1,10 +1,17 @@
-/// What went wrong while restoring or saving a persisted model.
+/// What went wrong while restoring, saving or reloading a persisted model.
 ///
 /// Restore errors (``corrupt(underlying:movedTo:)``, ``schemaMismatch(underlying:movedTo:)``,
-/// ``readFailed(underlying:)``, ``quarantineFailed(underlying:reading:)``) leave the model
-/// at its defaults. Save errors (``writeFailed(underlying:)``,
-/// ``encodingFailed(underlying:)``) leave the previously saved value in place; the
-/// change is retried with the next change or ``Persisted/flush()``.
+/// ``readFailed(underlying:)``, ``quarantineFailed(underlying:reading:)``,
+/// ``newerSchemaVersion(stored:supported:)``,
+/// ``migrationFailed(underlying:fromVersion:movedTo:)``) leave the model at its
+/// defaults. Save errors (``writeFailed(underlying:)``, ``encodingFailed(underlying:)``)
+/// leave the previously saved value in place; the change is retried with the next
+/// change, a reconnect or ``Persisted/flush()``.
+///
+/// When another writer stores a value the model can't read (a shared storage), the
+/// same ``corrupt(underlying:movedTo:)`` and ``schemaMismatch(underlying:movedTo:)``
+/// errors are reported, but the model keeps its state: the unreadable value is moved
+/// aside and the last good state takes its place.
 public enum PersistenceError: Error, CustomStringConvertible {
   /// The stored bytes are not a readable encoding at all (for example garbage or a
   /// truncated file). The bytes were moved aside to `movedTo`.
@@ -15,9 +22,28 @@ public enum PersistenceError: Error, CustomStringConvertible {
   /// moved aside to `movedTo`.
   case schemaMismatch(underlying: DecodingError, movedTo: QuarantineLocation)
 
-  /// The storage could not be read. Nothing was moved, and to keep whatever is stored
-  /// there, the model is not saved for the rest of this run.
+  /// The storage could not be read. At restore, nothing was moved, and to keep whatever
+  /// is stored there, the model is not saved for the rest of this run. Later (reading
+  /// another writer's change), the model keeps its state and the next report retries.
   case readFailed(underlying: any Error)
+
+  /// The stored value was saved by a newer version of the model (`stored`) than this
+  /// build reads (`supported`; see ``PersistenceSchema``). It was not read, and to keep
+  /// it, the model is not saved for the rest of this run.
+  case newerSchemaVersion(stored: Int, supported: Int)
+
+  /// The stored value of an older version (`fromVersion`) could not be migrated: the
+  /// schema's migration threw `underlying`. The value was moved aside to `movedTo`.
+  case migrationFailed(underlying: any Error, fromVersion: Int, movedTo: QuarantineLocation)
+
+  /// The storage could not start reporting other writers' changes, so the model won't
+  /// see them until it is restored again (or ``Persisted/synchronize()`` is called).
+  /// Saving goes on.
+  case observationFailed(underlying: any Error)
+
+  /// After a reload, these properties still differ from the stored state: the model's
+  /// ``ReloadableModel/reload(from:)`` does not assign them. They keep their values.
+  case reloadIncomplete(properties: [String])
 
   /// A stored value could not be read (`reading`) and moving it aside failed too
   /// (`underlying`). To keep it, the model is not saved for the rest of this run.
@@ -39,7 +65,15 @@ public enum PersistenceError: Error, CustomStringConvertible {
     case .schemaMismatch(let error, let location):
       "the stored value doesn't match the model (\(error)); it was moved to \(location)"
     case .readFailed(let error):
-      "the stored value could not be read (\(error)); saving is off for this run"
+      "the stored value could not be read (\(error))"
+    case .newerSchemaVersion(let stored, let supported):
+      "the stored value has schema version \(stored), newer than \(supported); it is kept and saving is off for this run"
+    case .migrationFailed(let error, let version, let location):
+      "the stored value of schema version \(version) could not be migrated (\(error)); it was moved to \(location)"
+    case .observationFailed(let error):
+      "other writers' changes can't be observed (\(error)); they are seen at the next restore or synchronize()"
+    case .reloadIncomplete(let properties):
+      "reload(from:) does not assign \(properties.joined(separator: ", ")); they keep their values"
     case .quarantineFailed(let error, let reading):
       "the stored value could not be read (\(reading)) nor moved aside (\(error)); saving is off for this run"
     case .encodingFailed(let error):

@@ -2,93 +2,188 @@ import Dispatch
 import Foundation
 import Tracking
 
-/// Writes encoded values to a storage on a serial background queue, newest first and
-/// never an older value after a newer one.
+/// Does all of a persisted model's storage input and output, in order, on one serial
+/// background queue: writes the properties the model's actor changed, reads the stored
+/// value when a change is reported, and posts what it stored or read to the inbox.
 ///
-/// Values are numbered by the caller (a *generation*). Only the newest pending value is
-/// kept, so a burst of submissions costs one write. With an interval, the first
-/// submission of a burst schedules the write that much later and everything submitted
-/// meanwhile rides along (at most one write per interval, and the last value is never
-/// dropped). A failed write is reported and its value stays pending, so the next
-/// submission or flush retries it (or a newer value).
+/// Changes arrive as patches numbered by the actor (a *generation*). Pending patches
+/// merge (a newer change of a property replaces an older one), so a burst costs one
+/// write; the ``SaveSchedule`` decides when that write happens. A write applies the
+/// pending patch to the value stored *now* — inside ``SharedPersistenceStorage/update(_:)``
+/// when the storage is shared, so concurrent writers merge property by property — and
+/// posts the result with the generation it stored. A failed write is reported and its
+/// patch goes back under any newer one, so the next write (a change, a flush, a
+/// reconnect) retries it.
 final class PersistenceWriter: Sendable {
-  struct Pending {
-    let data: Data
-    let generation: Int
-  }
-
   private struct State {
-    var pending: Pending?
-    var scheduled = false
-    var writtenGeneration = 0
+    var pending: Patch = [:]
+    var pendingGeneration = 0
+    var schedule: SaveSchedule
+    var drainQueued = false
+    var lastWriteFailed = false
+    /// The last stored document this writer read or wrote intact: the base of a plain
+    /// storage's writes, and the replacement for a corrupt shared value.
+    var lastGood = StoredDocument()
     var saveCount = 0
     var failureCount = 0
   }
 
   let storage: any PersistenceStorage
-  private let interval: Duration?
+  private let shared: (any SharedPersistenceStorage)?
+  private let inbox: SyncInbox
   private let onError: @Sendable (PersistenceError) -> Void
   private let queue = DispatchQueue(label: "TrackingPersistence.writer")
-  private let state = Locked(State())
+  private let state: Locked<State>
 
-  init(storage: any PersistenceStorage, interval: Duration?, onError: @escaping @Sendable (PersistenceError) -> Void) {
+  init(
+    storage: any PersistenceStorage, policy: SavePolicy, stored: StoredDocument?, inbox: SyncInbox,
+    onError: @escaping @Sendable (PersistenceError) -> Void
+  ) {
     self.storage = storage
-    self.interval = interval
+    shared = storage as? any SharedPersistenceStorage
+    self.inbox = inbox
     self.onError = onError
+    state = Locked(State(schedule: SaveSchedule(policy: policy), lastGood: stored ?? StoredDocument()))
   }
 
   var saveCount: Int { state.withLock { $0.saveCount } }
   var failureCount: Int { state.withLock { $0.failureCount } }
-  var hasPendingValue: Bool { state.withLock { $0.pending != nil } }
+  var hasPendingChanges: Bool { state.withLock { !$0.pending.isEmpty } }
 
-  /// Queues `data` for writing, replacing any older pending value.
-  func submit(_ data: Data, generation: Int) {
-    let schedule = state.withLock { state -> Bool in
-      if generation > (state.pending?.generation ?? state.writtenGeneration) {
-        state.pending = Pending(data: data, generation: generation)
-      }
-      guard !state.scheduled else { return false }
-      state.scheduled = true
-      return true
+  /// Queues `patch` (generation `generation`) for writing, as the save policy says.
+  func submit(_ patch: Patch, generation: Int) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let decision = state.withLock { state -> SaveSchedule.Decision in
+      state.pending = state.pending.updated(with: patch)
+      state.pendingGeneration = max(state.pendingGeneration, generation)
+      return state.schedule.submitted(at: now)
     }
-    guard schedule else { return }
-    let drain: @Sendable () -> Void = { [self] in
-      state.withLock { $0.scheduled = false }
-      _ = writePending()
-    }
-    if let interval, interval > .zero {
-      let (seconds, attoseconds) = interval.components
-      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-      queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: drain)
-    } else {
-      queue.async(execute: drain)
-    }
+    act(on: decision)
   }
 
-  /// Writes the pending value now, on the caller's thread after any write under way.
+  /// Writes the pending changes now, on the caller's thread, after any input or output
+  /// under way; then the inbox holds what was stored.
   func flush() throws(PersistenceError) {
-    let error = queue.sync { writePending() }
-    if let error { throw error }
+    if let error = queue.sync(execute: { writePending() }) { throw error }
   }
 
-  /// Writes the pending value, if any. Runs on `queue`.
+  /// Reads the stored value (on the queue) and posts it; retries a failed write first.
+  /// Called when the storage reports a change, and after a reconnect.
+  func refresh() {
+    queue.async { [self] in
+      if state.withLock({ $0.lastWriteFailed && !$0.pending.isEmpty }) { _ = writePending() }
+      do {
+        let data = try storage.load()
+        if let data, let document = try? StoredDocument(parsing: data) {
+          state.withLock { $0.lastGood = document }
+        }
+        inbox.post(stored: data)
+      } catch {
+        onError(.readFailed(underlying: error))
+      }
+    }
+  }
+
+  /// Reads the stored value now, on the caller's thread, and posts it.
+  func refreshNow() throws(PersistenceError) {
+    let result: Result<Data?, any Error> = queue.sync { Result { try storage.load() } }
+    switch result {
+    case .success(let data): inbox.post(stored: data)
+    case .failure(let error): throw .readFailed(underlying: error)
+    }
+  }
+
+  /// Moves aside the stored value if it still is `expected` (a value another writer
+  /// stored that the model can't read), storing `replacement` in its place; reports the
+  /// location through `report`. Only for shared storages (a plain one has no other writer).
+  func replaceUnreadable(
+    _ expected: Data, reason: String, with replacement: Data,
+    report: @escaping @Sendable (QuarantineLocation) -> Void
+  ) {
+    guard let shared else { return }
+    queue.async { [self] in
+      do {
+        let result = try shared.update { stored in
+          stored == expected ? .moveAside(reason: reason, replacement: replacement) : .keep
+        }
+        if let location = result.movedTo { report(location) }
+        inbox.post(stored: result.stored)
+      } catch {
+        onError(.writeFailed(underlying: error))
+      }
+    }
+  }
+
+  private func act(on decision: SaveSchedule.Decision) {
+    switch decision {
+    case .writeNow:
+      let enqueue = state.withLock { state -> Bool in
+        defer { state.drainQueued = true }
+        return !state.drainQueued
+      }
+      if enqueue {
+        queue.async { [self] in
+          state.withLock { $0.drainQueued = false }
+          _ = writePending()
+        }
+      }
+    case .wake(let time):
+      queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: time)) { [self] in
+        let now = DispatchTime.now().uptimeNanoseconds
+        act(on: state.withLock { $0.schedule.woke(at: now, hasPending: !$0.pending.isEmpty) })
+      }
+    case .wait:
+      break
+    }
+  }
+
+  /// Writes the pending patch, if any. Runs on `queue`.
   private func writePending() -> PersistenceError? {
-    guard let pending = state.withLock({ state -> Pending? in
-      defer { state.pending = nil }
-      return state.pending
-    }) else { return nil }
+    let (patch, generation, lastGood) = state.withLock { state -> (Patch, Int, StoredDocument) in
+      defer { state.pending = [:] }
+      return (state.pending, state.pendingGeneration, state.lastGood)
+    }
+    guard !patch.isEmpty else { return nil }
     do {
-      try storage.save(pending.data)
+      let stored: StoredDocument
+      if let shared {
+        var unreadable: StoredDocument.Malformed?
+        let result = try shared.update { data in
+          var current = StoredDocument()
+          do throws(StoredDocument.Malformed) {
+            if let data { current = try StoredDocument(parsing: data) }
+          } catch {
+            // Someone stored something unreadable: keep it aside, store what we know.
+            unreadable = error
+            return .moveAside(reason: "corrupt: \(error)", replacement: lastGood.applying(patch).serialized())
+          }
+          let updated = current.applying(patch)
+          return updated == current ? .keep : .replace(updated.serialized())
+        }
+        // What `update` stored is what `decide` returned or kept, so it parses.
+        stored = result.stored.flatMap { try? StoredDocument(parsing: $0) } ?? StoredDocument()
+        if let unreadable, let location = result.movedTo {
+          onError(.corrupt(underlying: unreadable, movedTo: location))
+        }
+        inbox.post(stored: result.stored, acknowledging: generation)
+      } else {
+        stored = lastGood.applying(patch)
+        let data = stored.serialized()
+        try storage.save(data)
+        inbox.post(stored: data, acknowledging: generation)
+      }
       state.withLock { state in
-        state.writtenGeneration = pending.generation
+        state.lastGood = stored
         state.saveCount += 1
+        state.lastWriteFailed = false
       }
       return nil
     } catch {
-      // Keep the value pending unless a newer one arrived meanwhile.
+      // Put the patch back under any newer one, for the next write to retry.
       state.withLock { state in
         state.failureCount += 1
-        if state.pending == nil { state.pending = pending }
+        state.lastWriteFailed = true
+        state.pending = patch.updated(with: state.pending)
       }
       let failure = PersistenceError.writeFailed(underlying: error)
       onError(failure)

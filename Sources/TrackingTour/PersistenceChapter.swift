@@ -9,11 +9,20 @@
     var path: [String] = []
   }
 
-  /// Persistence: the scene is saved whenever it changes and restored on the next run.
+  /// Reloading in place: what another process stores reaches this model's observers.
+  extension SavedScene: ReloadableModel {
+    func reload(from newer: SavedScene) {
+      query = newer.query
+      path = newer.path
+    }
+  }
+
+  /// Persistence: the scene is saved whenever it changes, restored on the next run, and
+  /// kept in step with another writer of the same file.
   @MainActor
   enum PersistenceChapter {
     static func run() async {
-      Narrator.chapter("Persistence: save on change, restore on launch (run the tour twice)")
+      Narrator.chapter("Persistence: save on change, restore on launch (run the tour twice), share a file")
       let file = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-tour-scene.json")
       let persisted = Persisted(
         fileAt: file,
@@ -21,7 +30,7 @@
       ) { SavedScene() }
       let scene = persisted.model
       if scene.query.isEmpty && scene.path.isEmpty {
-        Narrator.say("nothing saved yet at \(file.path): starting from defaults")
+        Narrator.say("nothing saved yet at \(file.path): starting from defaults (written at once)")
       } else {
         Narrator.say("restored from the previous run: query \"\(scene.query)\", path \(scene.path)")
       }
@@ -31,19 +40,54 @@
       scene.path.append("results \(run)")
       Narrator.say("changed the scene (one transaction): query \"\(scene.query)\", path \(scene.path)")
       // Saved as soon as the main actor is free: no flush needed, no background event.
-      for _ in 0..<1000 where persisted.saveCount == 0 {
+      for _ in 0..<1000 where persisted.hasUnsavedChanges || persisted.saveCount == 0 {
         try? await Task.sleep(for: .milliseconds(1))
       }
       Narrator.say("saved on change: \(persisted.saveCount) write(s) to \(file.lastPathComponent)")
 
-      scene.path.append("detail")
-      scene.path.removeLast()
+      await shareTheFile(file, with: persisted)
+
       do {
         try persisted.flush()  // what an app does at shutdown: the latest state, now
-        Narrator.say("flush: nothing new to write (\(persisted.saveCount) write(s) in total)")
+        Narrator.say("flush at shutdown: \(persisted.saveCount) write(s) in total")
       } catch {
         Narrator.say("flush failed: \(error)")
       }
       Narrator.say("run the tour again to see this state restored")
+    }
+
+    /// A second writer of the same file — in an app, another process (a widget, a
+    /// command-line tool) — changes the query; the first model reloads it, and only
+    /// the query's observers hear about it.
+    static func shareTheFile(_ file: URL, with persisted: Persisted<SavedScene>) async {
+      let other = Persisted(fileAt: file, savePolicy: .debounce(seconds: 0.05)) { SavedScene() }
+      let queryChanges = Counter()
+      let pathChanges = Counter()
+      let model = UncheckedModel(persisted.model)  // observed on the main actor only
+      let tokens = [
+        observe { _ = model.scene.query; queryChanges.increment() },
+        observe { _ = model.scene.path; pathChanges.increment() },
+      ]
+      other.model.query = "oolong, from another writer"
+      Narrator.say("another writer of the file sets the query (debounced: written 50 ms later)")
+      for _ in 0..<3000 where persisted.model.query != other.model.query {
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+      Narrator.say(
+        "the file changed; this model reloaded: query \"\(persisted.model.query)\" "
+          + "(query observers ran \(queryChanges.value - 1) time(s), path observers \(pathChanges.value - 1))")
+      tokens.forEach { $0.cancel() }
+    }
+
+    /// Counts observer runs (they run on the main actor, where the chapter does).
+    final class Counter: @unchecked Sendable {
+      private(set) var value = 0
+      func increment() { value += 1 }
+    }
+
+    /// Lets the `@Sendable` observers read the scene; they run on the main actor, where it lives.
+    struct UncheckedModel: @unchecked Sendable {
+      let scene: SavedScene
+      init(_ scene: SavedScene) { self.scene = scene }
     }
   }

@@ -24,7 +24,7 @@ struct CorruptInputTests {
     #expect(errors.errors.count == 1)
     #expect(persisted.model.query == "")  // defaults kept
     #expect(persisted.isSaving)
-    #expect(try storage.load() == nil)  // moved aside…
+    #expect(try storage.load() != Self.garbage)  // moved aside (the defaults take its place)…
     #expect(try storage.quarantinedData(at: location) == Self.garbage)  // …and still readable there
 
     // New saves don't touch the quarantined value.
@@ -50,7 +50,7 @@ struct CorruptInputTests {
       return
     }
     #expect(persisted.model.query == "" && persisted.model.path == [])
-    #expect(try storage.load() == nil)
+    #expect(try storage.load() != Self.wrongShape)
     #expect(try storage.quarantinedData(at: location) == Self.wrongShape)
   }
 
@@ -128,7 +128,7 @@ struct FailedWriteTests {
     let storage = FaultyStorage(try backend.storage(in: directory.url), failWrites: true)
     let persisted = Persisted(storage: storage) { Scene() }
     persisted.model.query = "pending"
-    try await eventually { persisted.failedSaveCount == 1 }
+    try await eventually { persisted.failedSaveCount >= 1 }
     #expect(try storage.load() == nil)
     storage.isFailingWrites = false
     try persisted.flush()
@@ -167,6 +167,7 @@ struct FailedWriteTests {
     let persisted = Persisted(storage: storage, onError: errors.report) { Scene() }
     persisted.model.query = "good"
     try persisted.flush()
+    let written = persisted.saveCount
     persisted.model.zoom = .nan
     #expect {
       try persisted.flush()
@@ -177,6 +178,6 @@ struct FailedWriteTests {
     #expect(try storedState(storage)?.query == "good")
     // Still observed: fixing the value saves again.
     persisted.model.zoom = 2
-    try await eventually { persisted.saveCount == 2 }
+    try await eventually { persisted.saveCount == written + 1 }
   }
 }

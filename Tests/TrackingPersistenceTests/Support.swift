@@ -14,6 +14,22 @@ import TrackingPersistence
   var onlyFavorites = false
 }
 
+// Hand-written, as ReloadableModel asks (see its documentation).
+extension Scene: ReloadableModel {
+  func reload(from newer: Scene) {
+    query = newer.query
+    path = newer.path
+    zoom = newer.zoom
+    filters.reload(from: newer.filters)
+  }
+}
+
+extension Filters: ReloadableModel {
+  func reload(from newer: Filters) {
+    onlyFavorites = newer.onlyFavorites
+  }
+}
+
 /// The part of a scene the tests compare.
 struct SceneState: Codable, Equatable {
   var query: String
@@ -23,18 +39,42 @@ struct SceneState: Codable, Equatable {
 /// A storage backend the tests run against.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case file
+  /// The JSON file, with changes found by polling rather than file-system events.
+  case filePolling
   #if SQLite
     case sqlite
   #endif
 
   var testDescription: String { rawValue }
 
+  /// One of each kind of storage (the file once).
+  static var allCases: [Backend] {
+    #if SQLite
+      [.file, .sqlite]
+    #else
+      [.file]
+    #endif
+  }
+
+  /// Every way of noticing other writers' changes: file events, file polling, SQLite.
+  static var changeDetections: [Backend] {
+    #if SQLite
+      [.file, .filePolling, .sqlite]
+    #else
+      [.file, .filePolling]
+    #endif
+  }
+
   /// A fresh storage of this kind in `directory`.
-  func storage(in directory: URL) throws -> any PersistenceStorage {
+  func storage(in directory: URL) throws -> any SharedPersistenceStorage {
     switch self {
     case .file: JSONFileStorage(url: directory.appendingPathComponent("scene.json"))
+    case .filePolling:
+      JSONFileStorage(url: directory.appendingPathComponent("scene.json"), changeDetection: .polling(seconds: 0.02))
     #if SQLite
-      case .sqlite: try SQLiteStorage(path: directory.appendingPathComponent("scene.sqlite").path, key: "scene")
+      case .sqlite:
+        try SQLiteStorage(
+          path: directory.appendingPathComponent("scene.sqlite").path, key: "scene", changePollingInterval: 0.02)
     #endif
     }
   }
@@ -72,6 +112,26 @@ func storedState(_ storage: any PersistenceStorage) throws -> SceneState? {
     }
     try await Task.sleep(for: .milliseconds(1))
   }
+}
+
+/// Counts the changes of what an observation reads (the first run is not a change).
+final class ChangeCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var runs = 0
+  private var token: TrackingToken?
+
+  /// Starts counting changes of what `read` reads of `model`. (The observation runs
+  /// synchronously on the mutating thread, here the main actor: the unchecked box
+  /// never crosses threads.)
+  @MainActor init<Model: AnyObject>(_ model: Model, _ read: @escaping (Model) -> Void) {
+    let box = UncheckedSendable((model, read))
+    token = observe { [self] in
+      box.value.1(box.value.0)
+      lock.withLock { runs += 1 }
+    }
+  }
+
+  var changes: Int { lock.withLock { runs - 1 } }
 }
 
 /// Collects reported errors across threads.
