@@ -10,6 +10,12 @@ final class FileContext {
   let target: MigrationTarget
   private(set) var edits: [TextEdit] = []
   private(set) var findings: [Finding] = []
+  /// Offsets of the sites (see ``SiteScanner``) that a rule converted.
+  private(set) var convertedSites: Set<Int> = []
+  /// Byte ranges covered by warnings and errors: a site inside one is reported.
+  private(set) var reportedRanges: [Range<Int>] = []
+  /// Modules the migrated file needs beyond the target's macro module.
+  var extraImports: Set<String> = []
   /// Set when the file now uses the target's macro or ignore attribute.
   var needsMacroImport = false
   /// The file's line break style (`"\r\n"` if it uses CRLF), for inserted lines.
@@ -26,11 +32,22 @@ final class FileContext {
 
   // MARK: Findings
 
-  func report(_ severity: Severity, _ rule: Rule, at node: some SyntaxProtocol, _ message: String) {
-    report(severity, rule, at: node.positionAfterSkippingLeadingTrivia, message)
+  /// Reports a finding at `node`. A warning or error also marks every site inside
+  /// `covering` (by default the node itself) as reported.
+  func report(
+    _ severity: Severity, _ rule: Rule, at node: some SyntaxProtocol, covering: (any SyntaxProtocol)? = nil,
+    _ message: String
+  ) {
+    if severity >= .warning { reportedRanges.append(trimmedRange(of: covering ?? node)) }
+    record(severity, rule, at: node.positionAfterSkippingLeadingTrivia, message)
   }
 
   func report(_ severity: Severity, _ rule: Rule, at position: AbsolutePosition, _ message: String) {
+    if severity >= .warning { reportedRanges.append(position.utf8Offset..<position.utf8Offset + 1) }
+    record(severity, rule, at: position, message)
+  }
+
+  private func record(_ severity: Severity, _ rule: Rule, at position: AbsolutePosition, _ message: String) {
     let location = converter.location(for: position)
     findings.append(
       Finding(
@@ -38,10 +55,22 @@ final class FileContext {
         severity: severity, rule: rule, message: message))
   }
 
+  // MARK: Sites
+
+  /// Marks the site that starts at `node` as converted.
+  func converted(_ node: some SyntaxProtocol) {
+    convertedSites.insert(node.positionAfterSkippingLeadingTrivia.utf8Offset)
+  }
+
+  /// Whether a warning or error covers `offset`.
+  func isReported(_ offset: Int) -> Bool {
+    reportedRanges.contains { $0.contains(offset) }
+  }
+
   // MARK: Edits
 
   /// The byte range of `node` without its leading and trailing trivia.
-  func trimmedRange(of node: some SyntaxProtocol) -> Range<Int> {
+  func trimmedRange(of node: any SyntaxProtocol) -> Range<Int> {
     node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset
   }
 

@@ -27,6 +27,7 @@ enum ModelMigration {
     }
     if let inheritedTypes, let conformanceIndex {
       removeConformance(at: conformanceIndex, from: inheritedTypes, clause: node.inheritanceClause!, in: context)
+      context.converted(inheritedTypes[conformanceIndex].type)
     }
     if isSubclass {
       context.report(
@@ -83,6 +84,7 @@ enum ModelMigration {
   private static func migrateProperty(_ variable: VariableDeclSyntax, in context: FileContext) {
     if let published = SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) {
       context.remove(published)
+      context.converted(published)
       return
     }
     let ignoreNames: Set<String> = ["TrackingIgnored", "ObservationIgnored"]

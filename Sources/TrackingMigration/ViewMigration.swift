@@ -41,6 +41,7 @@ enum ViewMigration {
       return
     }
 
+    context.converted(attribute)
     switch wrapper {
     case "StateObject":
       context.replace(attribute.attributeName, with: "State")
@@ -81,6 +82,7 @@ enum ViewMigration {
       return
     }
     context.replace(member.declName, with: "environment")
+    context.converted(member.declName)
   }
 }
 

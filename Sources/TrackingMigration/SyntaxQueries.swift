@@ -25,6 +25,7 @@ enum SyntaxQueries {
     if let optional = type.as(OptionalTypeSyntax.self) { return simpleName(of: optional.wrappedType) }
     if let iuo = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return simpleName(of: iuo.wrappedType) }
     if let attributed = type.as(AttributedTypeSyntax.self) { return simpleName(of: attributed.baseType) }
+    if let some = type.as(SomeOrAnyTypeSyntax.self) { return simpleName(of: some.constraint) }
     return nil
   }
 
@@ -114,12 +115,96 @@ enum SyntaxQueries {
     return text == "ObservableObject" || text == "Combine.ObservableObject"
   }
 
+  /// Whether a simple type name is `ObservableObject`.
+  static func isObservableObjectName(_ name: String) -> Bool { name == "ObservableObject" }
+
+  /// The protocol names a constraint names: `P`, `P & Q`, `any P`.
+  static func protocolNames(in type: TypeSyntax) -> [String] {
+    if let composition = type.as(CompositionTypeSyntax.self) {
+      return composition.elements.flatMap { protocolNames(in: $0.type) }
+    }
+    return simpleName(of: type).map { [$0] } ?? []
+  }
+
+  /// Member declarations of a block, including those inside `#if` clauses (all
+  /// clauses: the tool cannot know which configuration is active).
+  static func memberDecls(of block: MemberBlockSyntax) -> [DeclSyntax] {
+    var result: [DeclSyntax] = []
+    func collect(_ members: MemberBlockItemListSyntax) {
+      for member in members {
+        if let ifConfig = member.decl.as(IfConfigDeclSyntax.self) {
+          for clause in ifConfig.clauses {
+            if case .decls(let nested) = clause.elements { collect(nested) }
+          }
+        } else {
+          result.append(member.decl)
+        }
+      }
+    }
+    collect(block.members)
+    return result
+  }
+
+  /// The `var`/`let` members of a block, including those inside `#if` clauses.
+  static func variableMembers(of block: MemberBlockSyntax) -> [VariableDeclSyntax] {
+    memberDecls(of: block).compactMap { $0.as(VariableDeclSyntax.self) }
+  }
+
+  /// Whether a declaration is a member of a type (directly or inside `#if`), not a
+  /// local or a global.
+  static func isMember(_ node: some SyntaxProtocol) -> Bool {
+    node.parent?.is(MemberBlockItemSyntax.self) ?? false
+  }
+
   /// The called function's base name: `foo(...)`, `x.foo(...)` → `foo`.
   static func calleeName(of call: FunctionCallExprSyntax) -> String? {
     if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
       return reference.baseName.text
     }
     if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+      return member.declName.baseName.text
+    }
+    return nil
+  }
+
+  /// The type a call initializes when written as `Type(…)`, `Type.init(…)` or
+  /// `Module.Type(…)`: `StateObject(wrappedValue: m)` → `StateObject`.
+  static func wrapperTypeName(calledBy call: FunctionCallExprSyntax) -> String? {
+    let callee = call.calledExpression
+    if let reference = callee.as(DeclReferenceExprSyntax.self) {
+      return startsUppercase(reference.baseName.text) ? reference.baseName.text : nil
+    }
+    guard let member = callee.as(MemberAccessExprSyntax.self),
+      let base = member.base?.as(DeclReferenceExprSyntax.self), startsUppercase(base.baseName.text)
+    else { return nil }
+    if member.declName.baseName.text == "init" { return base.baseName.text }
+    return startsUppercase(member.declName.baseName.text) ? member.declName.baseName.text : nil
+  }
+
+  /// The expression assigned to by `target = value`, when `value` is the right-hand
+  /// side of a plain assignment (in an unfolded sequence or a folded infix expression).
+  static func assignmentTarget(of value: some ExprSyntaxProtocol) -> ExprSyntax? {
+    if let infix = value.parent?.as(InfixOperatorExprSyntax.self), infix.rightOperand.id == value.id,
+      infix.operator.is(AssignmentExprSyntax.self)
+    {
+      return infix.leftOperand
+    }
+    guard let list = value.parent?.as(ExprListSyntax.self), list.parent?.is(SequenceExprSyntax.self) == true else {
+      return nil
+    }
+    let elements = Array(list)
+    guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self), elements[2].id == value.id else {
+      return nil
+    }
+    return elements[0]
+  }
+
+  /// The property name an assignment target refers to: `x` or `self.x` → `x`.
+  static func assignedPropertyName(_ target: ExprSyntax) -> String? {
+    if let reference = target.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+    if let member = target.as(MemberAccessExprSyntax.self),
+      member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+    {
       return member.declName.baseName.text
     }
     return nil
