@@ -34,10 +34,9 @@ enum ModelMigration {
         .note, .migratedSubclass, at: node.name,
         "'\(name)' inherits from a migrated ObservableObject class; added @\(context.target.macroName) so its own properties are observed")
     }
-    for member in node.memberBlock.members {
-      if let variable = member.decl.as(VariableDeclSyntax.self) {
-        migrateProperty(variable, in: context)
-      }
+    // Members inside `#if` are migrated too, in every clause.
+    for variable in SyntaxQueries.variableMembers(of: node.memberBlock) {
+      migrateProperty(variable, in: context)
     }
     context.needsMacroImport = true
   }
@@ -47,13 +46,12 @@ enum ModelMigration {
   /// another module) is left alone, and reported.
   private static func reportUnmigratedPublished(in node: ClassDeclSyntax, context: FileContext) {
     guard !context.index.macroObservableClasses.contains(node.name.text) else { return }
-    let hasPublished = node.memberBlock.members.contains {
-      guard let variable = $0.decl.as(VariableDeclSyntax.self) else { return false }
-      return SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) != nil
+    let hasPublished = SyntaxQueries.variableMembers(of: node.memberBlock).contains {
+      SyntaxQueries.attribute(in: $0.attributes, named: ["Published"]) != nil
     }
     guard hasPublished else { return }
     context.report(
-      .warning, .unknownType, at: node.name,
+      .warning, .unknownType, at: node.name, covering: node,
       "'\(node.name.text)' has @Published properties but no ObservableObject conformance was found among the inputs (it may come from a superclass in another module); left unchanged")
   }
 

@@ -8,6 +8,7 @@ import Testing
 struct RuleFixtureTests {
   static let cases: [(String, MigrationTarget)] = [
     ("Model", .tracking), ("Views", .tracking), ("Trivia", .tracking), ("AppleImports", .apple),
+    ("ConditionalMembers", .tracking),
   ]
 
   @Test("Before migrates to After", arguments: cases)
