@@ -69,6 +69,15 @@ final class FileContext {
 
   // MARK: Edits
 
+  /// The spaces and tabs that start the line containing `offset`.
+  func indentation(ofLineAt offset: Int) -> String {
+    var start = offset
+    while start > 0, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+    var end = start
+    while end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t") { end += 1 }
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
   /// The byte range of `node` without its leading and trailing trivia.
   func trimmedRange(of node: any SyntaxProtocol) -> Range<Int> {
     node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset
@@ -94,7 +103,8 @@ final class FileContext {
     edits.append(.insert(text, at: node.positionAfterSkippingLeadingTrivia.utf8Offset))
   }
 
-  func insert(_ text: String, atOffset offset: Int) {
-    edits.append(.insert(text, at: offset))
+  /// Inserts `text` at `offset`; a lower `rank` goes first among insertions there.
+  func insert(_ text: String, atOffset offset: Int, rank: Int = 0) {
+    edits.append(.insert(text, at: offset, rank: rank))
   }
 }

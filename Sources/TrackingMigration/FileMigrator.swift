@@ -36,6 +36,7 @@ final class FileMigrator: SyntaxVisitor {
   }
 
   override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+    ObjectWillChangeMigration.migrate(node, in: context)
     ManualWorkScanner.scan(node, in: context)
     return .visitChildren
   }

@@ -27,6 +27,9 @@ public enum Rule: String, Sendable, Codable, CaseIterable {
   case parseError = "parse-error"
   /// A stored property that was not `@Published` is now explicitly ignored.
   case ignoredProperty = "ignored-property"
+  /// A stored property whose changes were announced by hand (`objectWillChange.send()`)
+  /// stays tracked.
+  case announcedProperty = "announced-property"
   /// A subclass of a migrated class also received the macro.
   case migratedSubclass = "migrated-subclass"
   /// `$property` publisher use of a formerly `@Published` property.

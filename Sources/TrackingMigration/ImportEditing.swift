@@ -16,7 +16,7 @@ enum ImportEditing {
     if let last = imports.last {
       context.insert(context.lineBreak + line, atOffset: last.endPosition.utf8Offset)
     } else if let first = tree.statements.first {
-      context.insert(line + context.lineBreak + context.lineBreak, atOffset: insertionOffset(before: first))
+      context.insert(line + context.lineBreak + context.lineBreak, atOffset: insertionOffset(before: first), rank: -1)
     }
   }
 

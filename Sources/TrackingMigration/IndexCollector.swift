@@ -19,12 +19,15 @@ final class IndexCollector: SyntaxVisitor {
     if SyntaxQueries.attribute(in: node.attributes, named: observationMacroNames) != nil {
       index.macroObservableClasses.insert(name)
     }
-    for variable in SyntaxQueries.variableMembers(of: node.memberBlock)
-    where SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) != nil {
+    for variable in SyntaxQueries.variableMembers(of: node.memberBlock) {
+      let isPublished = SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) != nil
+      let isStoredVar =
+        variable.bindingSpecifier.tokenKind == .keyword(.var) && !SyntaxQueries.isTypeMember(variable.modifiers)
+        && variable.bindings.allSatisfy(SyntaxQueries.isStored)
       for binding in variable.bindings {
-        if let property = SyntaxQueries.boundName(of: binding) {
-          index.publishedPropertiesByClass[name, default: []].insert(property)
-        }
+        guard let property = SyntaxQueries.boundName(of: binding) else { continue }
+        if isPublished { index.publishedPropertiesByClass[name, default: []].insert(property) }
+        if isStoredVar { index.storedPropertiesByClass[name, default: []].insert(property) }
       }
     }
     recordGenericConstraints(of: name, node.genericParameterClause, node.genericWhereClause)
@@ -140,6 +143,9 @@ final class IndexCollector: SyntaxVisitor {
   }
 
   override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+    if let announcement = Announcement(node), let owner = SyntaxQueries.enclosingTypeName(of: node) {
+      index.announcedNamesByClass[owner, default: []].formUnion(announcement.announcedNames)
+    }
     let text = node.baseName.text
     guard text.hasPrefix("$"), text.count > 1,
       let first = text.dropFirst().first, !first.isNumber,

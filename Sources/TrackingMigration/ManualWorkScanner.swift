@@ -12,12 +12,6 @@ enum ManualWorkScanner {
     if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base == nil {
       return  // `.objectWillChange`, `.$x`: an implicit member (enum case), not a publisher.
     }
-    if name == "objectWillChange" {
-      context.report(
-        .warning, .objectWillChange, at: node,
-        "'objectWillChange' does not exist after migration to @\(context.target.macroName); rewrite this by hand (observation is automatic for stored properties)")
-      return
-    }
     if name == "StateObject" || name == "ObservedObject",
       let call = node.parent?.as(FunctionCallExprSyntax.self),
       call.calledExpression.id == node.id

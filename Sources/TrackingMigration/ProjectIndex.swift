@@ -48,6 +48,12 @@ struct ProjectIndex: Sendable {
   /// Types declared (or extended) as conforming to SwiftUI's `View` or `Scene`,
   /// whose code runs under SwiftUI's observation tracking.
   var viewTypes: Set<String> = []
+  /// Stored instance `var`s of each class (members inside `#if` included).
+  var storedPropertiesByClass: [String: Set<String>] = [:]
+  /// Names written where a class announces changes by hand (`objectWillChange.send()`
+  /// in a property observer or a method), by class: those that are stored
+  /// properties become tracked, since views updated when they changed.
+  var announcedNamesByClass: [String: Set<String>] = [:]
   /// Side effect and calls to sibling methods of each function, by type and name
   /// (`init` for initializers).
   var functionFactsByType: [String: [String: FunctionFacts]] = [:]
@@ -66,9 +72,30 @@ struct ProjectIndex: Sendable {
   private(set) var observableTypes: Set<String> = []
   /// Every formerly `@Published` property name in the project.
   private(set) var allPublishedProperties: Set<String> = []
+  /// Stored properties of each class announced by hand in the class or a subclass.
+  private(set) var announcedPropertiesByClass: [String: Set<String>] = [:]
   /// What an initializer of each type does that outlives the call (a task, a
   /// subscription, a timer…), directly or through methods of its own it calls.
   private(set) var initializerSideEffectsByType: [String: String] = [:]
+
+  /// Stored properties of `className` whose changes were announced by hand, so
+  /// that they must stay observable after migration.
+  func announcedProperties(of className: String) -> Set<String> {
+    announcedPropertiesByClass[className] ?? []
+  }
+
+  /// Stored instance `var`s of `className`, including inherited ones.
+  func storedProperties(visibleIn className: String) -> Set<String> {
+    var result: Set<String> = []
+    forEachAncestor(of: className) { result.formUnion(storedPropertiesByClass[$0] ?? []) }
+    return result
+  }
+
+  /// Whether `className` is migrated by this run (declares the conformance or
+  /// inherits from a class that does).
+  func isMigrated(_ className: String) -> Bool {
+    observableObjectClasses.contains(className) || migratedSubclasses.contains(className)
+  }
 
   /// Direct superclass (first inherited type, when it is a class) by class name.
   func superclass(of className: String) -> String? {
@@ -136,6 +163,8 @@ struct ProjectIndex: Sendable {
     let new = collector.index
     classInheritance.merge(new.classInheritance) { old, _ in old }
     classConformances.merge(new.classConformances) { $0.union($1) }
+    storedPropertiesByClass.merge(new.storedPropertiesByClass) { $0.union($1) }
+    announcedNamesByClass.merge(new.announcedNamesByClass) { $0.union($1) }
     extensionConformances.merge(new.extensionConformances) { $0.union($1) }
     protocolInheritance.merge(new.protocolInheritance) { old, _ in old }
     macroObservableClasses.formUnion(new.macroObservableClasses)
@@ -203,6 +232,12 @@ struct ProjectIndex: Sendable {
     migratedSubclasses = subclasses
     observableTypes = classes.union(subclasses).union(macroObservableClasses)
     allPublishedProperties = publishedPropertiesByClass.values.reduce(into: []) { $0.formUnion($1) }
+    for (name, names) in announcedNamesByClass {
+      forEachAncestor(of: name) { ancestor in
+        let stored = names.intersection(storedPropertiesByClass[ancestor] ?? [])
+        if !stored.isEmpty { announcedPropertiesByClass[ancestor, default: []].formUnion(stored) }
+      }
+    }
     for type in functionFactsByType.keys {
       if let effect = sideEffect(of: "init", in: type) { initializerSideEffectsByType[type] = effect }
     }

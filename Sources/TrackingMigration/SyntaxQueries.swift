@@ -210,6 +210,49 @@ enum SyntaxQueries {
     return nil
   }
 
+  /// Attributes that are not property wrappers (so a property carrying only these is plain).
+  static let nonWrapperAttributes: Set<String> = [
+    "MainActor", "objc", "objcMembers", "nonobjc", "available", "IBOutlet", "IBInspectable", "NSManaged",
+    "NSCopying", "GKInspectable", "inlinable", "usableFromInline", "preconcurrency", "discardableResult",
+  ]
+
+  /// `lazy`, or (for the Apple target) `weak`/`unowned`: modifiers the macro cannot
+  /// track a property with.
+  static func untrackableModifier(_ modifiers: DeclModifierListSyntax, target: MigrationTarget) -> String? {
+    for modifier in modifiers {
+      switch modifier.name.tokenKind {
+      case .keyword(.lazy): return "lazy"
+      case .keyword(.weak) where target == .apple: return "weak"
+      case .keyword(.unowned) where target == .apple: return "unowned"
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// `private`, `fileprivate`, `internal`, `package`, `public` or `open` (with `(set)` or not).
+  static func isAccessModifier(_ modifier: DeclModifierSyntax) -> Bool {
+    switch modifier.name.tokenKind {
+    case .keyword(.private), .keyword(.fileprivate), .keyword(.internal), .keyword(.package), .keyword(.public),
+      .keyword(.open):
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// The comments in a piece of trivia, joined by spaces.
+  static func comments(in trivia: Trivia) -> String {
+    trivia.compactMap { piece -> String? in
+      switch piece {
+      case .lineComment(let text), .blockComment(let text), .docLineComment(let text), .docBlockComment(let text):
+        return text
+      default:
+        return nil
+      }
+    }.joined(separator: " ")
+  }
+
   static func startsUppercase(_ text: String) -> Bool {
     text.first.map { $0.isUppercase } ?? false
   }

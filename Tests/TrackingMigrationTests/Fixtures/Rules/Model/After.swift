@@ -18,7 +18,7 @@ import Tracking
     var computed: Int { cache.count }
     static var shared = Settings()
     let name = "settings"
-    @TrackingIgnored private var cancellable: AnyCancellable?
+    private var cancellable: AnyCancellable?
 
     func bind() {
         cancellable = $volume.sink { _ in }

@@ -1,0 +1,6 @@
+import SwiftSyntax
+
+/// Placeholder replaced in the Codable step.
+enum CodableMigration {
+  static func migrate(_ node: ClassDeclSyntax, in context: FileContext) {}
+}
