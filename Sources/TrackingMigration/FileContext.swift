@@ -16,6 +16,8 @@ final class FileContext {
   private(set) var reportedRanges: [Range<Int>] = []
   /// Modules the migrated file needs beyond the target's macro module.
   var extraImports: Set<String> = []
+  /// `property@offset` for each local `@Bindable` declaration already inserted.
+  private var bindableDeclarations: Set<String> = []
   /// Set when the file now uses the target's macro or ignore attribute.
   var needsMacroImport = false
   /// The file's line break style (`"\r\n"` if it uses CRLF), for inserted lines.
@@ -65,6 +67,12 @@ final class FileContext {
   /// Whether a warning or error covers `offset`.
   func isReported(_ offset: Int) -> Bool {
     reportedRanges.contains { $0.contains(offset) }
+  }
+
+  /// Whether a `@Bindable var property = property` still needs inserting at
+  /// `offset`; the first caller for a body and property gets `true`.
+  func claimBindableDeclaration(of property: String, at offset: Int) -> Bool {
+    bindableDeclarations.insert("\(property)@\(offset)").inserted
   }
 
   // MARK: Edits

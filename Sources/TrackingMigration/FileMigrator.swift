@@ -25,6 +25,16 @@ final class FileMigrator: SyntaxVisitor {
     return .visitChildren
   }
 
+  override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
+    if node.parent?.is(AttributeSyntax.self) != true { ConstraintMigration.migrate(TypeSyntax(node), in: context) }
+    return .visitChildren
+  }
+
+  override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
+    ConstraintMigration.migrate(TypeSyntax(node), in: context)
+    return .visitChildren
+  }
+
   override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
     ViewMigration.migrate(node, in: context)
     return .visitChildren
@@ -32,11 +42,15 @@ final class FileMigrator: SyntaxVisitor {
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     ViewMigration.migrate(node, in: context)
+    if SiteScanner.isWrapperInitializer(node, index: context.index) {
+      WrapperAssignment.migrate(node, in: context)
+    }
     return .visitChildren
   }
 
   override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
     ObjectWillChangeMigration.migrate(node, in: context)
+    EnvironmentBindingMigration.migrate(node, in: context)
     ManualWorkScanner.scan(node, in: context)
     return .visitChildren
   }

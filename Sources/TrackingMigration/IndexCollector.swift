@@ -27,6 +27,7 @@ final class IndexCollector: SyntaxVisitor {
       for binding in variable.bindings {
         guard let property = SyntaxQueries.boundName(of: binding) else { continue }
         if isPublished { index.publishedPropertiesByClass[name, default: []].insert(property) }
+        if isPublished, binding.initializer != nil { index.initializedPublishedByClass[name, default: []].insert(property) }
         if isStoredVar { index.storedPropertiesByClass[name, default: []].insert(property) }
       }
     }
@@ -96,7 +97,13 @@ final class IndexCollector: SyntaxVisitor {
       if let owner, isMember, let wrapper {
         index.wrappedPropertiesByType[owner, default: [:]][property] = wrapper
       }
-      guard let type = SyntaxQueries.declaredTypeName(of: binding) else { continue }
+      guard let type = SyntaxQueries.declaredTypeName(of: binding) else {
+        if let owner, isMember, let value = binding.initializer?.value {
+          index.propertyInitializersByType[owner, default: [:]][property] = value
+        }
+        continue
+      }
+      if wrapper == "EnvironmentObject" { index.environmentObjectTypes.insert(type) }
       if wrapper == "State" || wrapper == "StateObject", Self.createsValueOnViewInit(binding) {
         index.stateHeldTypes.insert(type)
       }
@@ -122,6 +129,8 @@ final class IndexCollector: SyntaxVisitor {
 
   override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
     let owner = SyntaxQueries.enclosingTypeName(of: node)
+    // Generic parameters of functions are recorded under the declaring type (or "").
+    recordGenericConstraints(of: owner ?? "", node.genericParameterClause, node.genericWhereClause)
     let isMember = SyntaxQueries.isMember(node)
     if let returnType = node.signature.returnClause?.type {
       let name = SyntaxQueries.simpleName(of: returnType).map { $0 == "Self" ? (owner ?? $0) : $0 }
@@ -131,6 +140,13 @@ final class IndexCollector: SyntaxVisitor {
     }
     if isMember, let owner, let body = node.body {
       index.functionFactsByType[owner, default: [:]][node.name.text, default: FunctionFacts()].add(SideEffectFinder.facts(of: body))
+    }
+    return .visitChildren
+  }
+
+  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+    if let property = WrapperAssignment.backingProperty(assignedBy: node), let owner = SyntaxQueries.enclosingTypeName(of: node) {
+      index.assignedWrapperStorageByType[owner, default: []].insert(property)
     }
     return .visitChildren
   }

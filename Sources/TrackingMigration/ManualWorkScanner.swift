@@ -12,16 +12,6 @@ enum ManualWorkScanner {
     if let member = node.parent?.as(MemberAccessExprSyntax.self), member.base == nil {
       return  // `.objectWillChange`, `.$x`: an implicit member (enum case), not a publisher.
     }
-    if name == "StateObject" || name == "ObservedObject",
-      let call = node.parent?.as(FunctionCallExprSyntax.self),
-      call.calledExpression.id == node.id
-    {
-      let replacement = name == "StateObject" ? "State(wrappedValue:)" : "a plain stored property"
-      context.report(
-        .warning, .stateObjectInit, at: node,
-        "'\(name)(...)' initialisation is not migrated automatically; rewrite it by hand (use \(replacement)) if the type is migrated")
-      return
-    }
     guard name.hasPrefix("$"), name.count > 1 else { return }
     let property = String(name.dropFirst())
     if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
@@ -43,14 +33,21 @@ enum ManualWorkScanner {
       "'$\(property)' is the Combine publisher of a @Published property, which no longer exists after migration; rewrite this by hand using observation tracking")
   }
 
-  /// `extension X: ObservableObject` cannot be migrated: the macro must be on
-  /// the class declaration.
+  /// `extension X: ObservableObject`: when the class `X` is among the inputs, it
+  /// gets the macro (see ``ModelMigration``) and the conformance goes; otherwise
+  /// the macro cannot be added and the site is reported.
   static func scan(_ node: ExtensionDeclSyntax, in context: FileContext) {
-    guard let inherited = node.inheritanceClause?.inheritedTypes,
-      let conformance = inherited.first(where: { SyntaxQueries.isObservableObject($0.type) })
+    guard let inherited = node.inheritanceClause?.inheritedTypes, let clause = node.inheritanceClause,
+      let position = inherited.firstIndex(where: { SyntaxQueries.isObservableObject($0.type) })
     else { return }
+    let conformance = inherited[position]
+    if let name = SyntaxQueries.simpleName(of: node.extendedType), context.index.classInheritance[name] != nil {
+      InheritanceEditing.remove(at: position, from: inherited, clause: clause, in: context)
+      context.converted(conformance.type)
+      return
+    }
     context.report(
       .warning, .unsupportedConformance, at: conformance,
-      "ObservableObject conformance declared in an extension is not migrated; move it to the class declaration and run again")
+      "ObservableObject conformance declared in an extension of a class that is not among the inputs; the macro must be on the class declaration: migrate the file that declares it together with this one")
   }
 }

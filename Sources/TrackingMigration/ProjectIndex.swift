@@ -30,14 +30,24 @@ struct ProjectIndex: Sendable {
   var macroObservableClasses: Set<String> = []
   /// Names of `@Published` properties, by declaring class.
   var publishedPropertiesByClass: [String: Set<String>] = [:]
+  /// Names of `@Published` properties declared with an initial value, by class.
+  var initializedPublishedByClass: [String: Set<String>] = [:]
   /// Identifiers used as `$name` inside each type (including its extensions).
   var dollarReferencesByType: [String: Set<String>] = [:]
+  /// Types read with `@EnvironmentObject` anywhere.
+  var environmentObjectTypes: Set<String> = []
   /// Types held in `@State` or `@StateObject` properties that create their value
   /// whenever the view is initialized (not those that start as `nil`).
   var stateHeldTypes: Set<String> = []
   /// Property name → type name, by declaring type (annotation or `T()` initializer);
   /// the key `""` holds global variables.
   var propertyTypesByType: [String: [String: String]] = [:]
+  /// Property name → initial value, for properties whose type is not written
+  /// (`var x = Model.shared`), by declaring type: resolved when asked.
+  var propertyInitializersByType: [String: [String: ExprSyntax]] = [:]
+  /// Properties whose wrapper storage an initializer of the type assigns
+  /// (`_model = StateObject(wrappedValue: …)`), by type.
+  var assignedWrapperStorageByType: [String: Set<String>] = [:]
   /// Function base name → simple return type name, by declaring type (`""`: global).
   var functionReturnTypesByType: [String: [String: String]] = [:]
   /// Property name → property wrapper name (`StateObject`, `EnvironmentObject`, …),
@@ -111,9 +121,14 @@ struct ProjectIndex: Sendable {
   }
 
   /// The type of property `name` of `typeName`, looking through superclasses.
-  func propertyType(_ name: String, of typeName: String) -> String? {
+  func propertyType(_ name: String, of typeName: String, depth: Int = 0) -> String? {
     var found: String?
     forEachAncestor(of: typeName) { if found == nil { found = propertyTypesByType[$0]?[name] } }
+    if found == nil {
+      var initializer: ExprSyntax?
+      forEachAncestor(of: typeName) { if initializer == nil { initializer = propertyInitializersByType[$0]?[name] } }
+      if let initializer { found = ExpressionTypeResolver.typeName(of: initializer, index: self, depth: depth) }
+    }
     return found
   }
 
@@ -169,8 +184,10 @@ struct ProjectIndex: Sendable {
     protocolInheritance.merge(new.protocolInheritance) { old, _ in old }
     macroObservableClasses.formUnion(new.macroObservableClasses)
     publishedPropertiesByClass.merge(new.publishedPropertiesByClass) { $0.union($1) }
+    initializedPublishedByClass.merge(new.initializedPublishedByClass) { $0.union($1) }
     dollarReferencesByType.merge(new.dollarReferencesByType) { $0.union($1) }
     stateHeldTypes.formUnion(new.stateHeldTypes)
+    environmentObjectTypes.formUnion(new.environmentObjectTypes)
     viewTypes.formUnion(new.viewTypes)
     for (type, functions) in new.functionFactsByType {
       functionFactsByType[type, default: [:]].merge(functions) { old, new in
@@ -182,6 +199,10 @@ struct ProjectIndex: Sendable {
     for (type, members) in new.propertyTypesByType {
       propertyTypesByType[type, default: [:]].merge(members) { old, _ in old }
     }
+    for (type, members) in new.propertyInitializersByType {
+      propertyInitializersByType[type, default: [:]].merge(members) { old, _ in old }
+    }
+    assignedWrapperStorageByType.merge(new.assignedWrapperStorageByType) { $0.union($1) }
     for (type, members) in new.functionReturnTypesByType {
       functionReturnTypesByType[type, default: [:]].merge(members) { old, _ in old }
     }

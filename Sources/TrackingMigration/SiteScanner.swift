@@ -174,7 +174,9 @@ final class SiteScanner: SyntaxVisitor {
     let owner = SyntaxQueries.enclosingTypeName(of: node)
     let isSelfBased = base == nil || base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
     if isSelfBased, let owner, index.wrapper(of: property, in: owner) == "EnvironmentObject" {
-      return .environmentBinding
+      // Only an object whose wrapper becomes @Environment loses its `$` projection.
+      let type = index.propertyType(property, of: owner)
+      return type.map(index.observableTypes.contains) == true ? .environmentBinding : nil
     }
     if base != nil {
       return index.allPublishedProperties.contains(property) ? .publisher : nil

@@ -99,6 +99,19 @@ enum SyntaxQueries {
     return nil
   }
 
+  /// For a generic function, the type that declares it (where its generic
+  /// parameters are recorded): `""` for a global function.
+  static func enclosingFunctionOwner(of node: some SyntaxProtocol) -> String? {
+    var current = node.parent
+    while let candidate = current {
+      if candidate.is(FunctionDeclSyntax.self) || candidate.is(InitializerDeclSyntax.self) {
+        return enclosingTypeName(of: candidate) ?? ""
+      }
+      current = candidate.parent
+    }
+    return nil
+  }
+
   /// The type name a declaration introduces or extends.
   static func typeName(declaredBy node: Syntax) -> String? {
     if let decl = node.as(ClassDeclSyntax.self) { return decl.name.text }
