@@ -29,15 +29,18 @@ enum EnvironmentBindingMigration {
     if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
       context.replace(member, with: node.baseName.text)
     }
-    if context.claimBindableDeclaration(of: property, at: body.insertionOffset) {
+    if context.claimInsertion(of: property, at: body.insertionOffset) {
       let declaration = "@Bindable var \(property) = \(property)"
       if body.firstStatementIsOnBraceLine {
         context.insert(declaration + "; ", atOffset: body.insertionOffset)
       } else {
         context.insert(declaration + context.lineBreak + body.indentation(in: context), atOffset: body.insertionOffset)
       }
-      if let expression = body.implicitReturnExpression {
-        context.insert("return ", before: expression)
+      // After every declaration inserted here (rank 1), and once per body.
+      if let expression = body.implicitReturnExpression,
+        context.claimInsertion(of: "return", at: body.insertionOffset)
+      {
+        context.insert("return ", atOffset: expression.positionAfterSkippingLeadingTrivia.utf8Offset, rank: 1)
       }
     }
     context.converted(node)

@@ -16,8 +16,9 @@ final class FileContext {
   private(set) var reportedRanges: [Range<Int>] = []
   /// Modules the migrated file needs beyond the target's macro module.
   var extraImports: Set<String> = []
-  /// `property@offset` for each local `@Bindable` declaration already inserted.
-  private var bindableDeclarations: Set<String> = []
+  /// `key@offset` for each insertion that must happen once (a local `@Bindable`
+  /// declaration for a property, a `return`).
+  private var claimedInsertions: Set<String> = []
   /// Set when the file now uses the target's macro or ignore attribute.
   var needsMacroImport = false
   /// The file's line break style (`"\r\n"` if it uses CRLF), for inserted lines.
@@ -69,10 +70,10 @@ final class FileContext {
     reportedRanges.contains { $0.contains(offset) }
   }
 
-  /// Whether a `@Bindable var property = property` still needs inserting at
-  /// `offset`; the first caller for a body and property gets `true`.
-  func claimBindableDeclaration(of property: String, at offset: Int) -> Bool {
-    bindableDeclarations.insert("\(property)@\(offset)").inserted
+  /// Whether the insertion named `key` at `offset` is still to be made: the
+  /// first caller gets `true`, later ones `false`.
+  func claimInsertion(of key: String, at offset: Int) -> Bool {
+    claimedInsertions.insert("\(key)@\(offset)").inserted
   }
 
   // MARK: Edits

@@ -21,12 +21,13 @@ final class FileMigrator: SyntaxVisitor {
   }
 
   override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-    ManualWorkScanner.scan(node, in: context)
+    ExtensionConformanceMigration.migrate(node, in: context)
     return .visitChildren
   }
 
   override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
     if node.parent?.is(AttributeSyntax.self) != true { ConstraintMigration.migrate(TypeSyntax(node), in: context) }
+    PublisherMigration.migrate(node, in: context)
     return .visitChildren
   }
 
@@ -51,7 +52,7 @@ final class FileMigrator: SyntaxVisitor {
   override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
     ObjectWillChangeMigration.migrate(node, in: context)
     EnvironmentBindingMigration.migrate(node, in: context)
-    ManualWorkScanner.scan(node, in: context)
+    PublisherMigration.migrate(node, in: context)
     return .visitChildren
   }
 }

@@ -112,7 +112,9 @@ final class SiteScanner: SyntaxVisitor {
     case "Published": add(.published, node)
     case "StateObject", "ObservedObject", "EnvironmentObject": add(.wrapper, node)
     case "AppStorage":
+      // A static one has no object to announce changes of.
       if let variable = node.parent?.parent?.as(VariableDeclSyntax.self), SyntaxQueries.isMember(variable),
+        !SyntaxQueries.isTypeMember(variable.modifiers),
         let owner = SyntaxQueries.enclosingTypeName(of: variable),
         index.observableObjectClasses.contains(owner) || index.migratedSubclasses.contains(owner)
       {
@@ -178,8 +180,13 @@ final class SiteScanner: SyntaxVisitor {
       let type = index.propertyType(property, of: owner)
       return type.map(index.observableTypes.contains) == true ? .environmentBinding : nil
     }
-    if base != nil {
-      return index.allPublishedProperties.contains(property) ? .publisher : nil
+    if let base, !isSelfBased {
+      guard index.allPublishedProperties.contains(property) else { return nil }
+      // A base of a known type that is not migrated keeps its publisher.
+      if let type = ExpressionTypeResolver.typeName(of: base, index: index), !index.isMigrated(type) {
+        return nil
+      }
+      return .publisher
     }
     guard let owner, index.observableObjectClasses.contains(owner) || index.migratedSubclasses.contains(owner),
       index.publishedProperties(visibleIn: owner).contains(property)

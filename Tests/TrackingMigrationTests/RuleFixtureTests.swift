@@ -9,7 +9,7 @@ struct RuleFixtureTests {
   static let cases: [(String, MigrationTarget)] = [
     ("Model", .tracking), ("Views", .tracking), ("Trivia", .tracking), ("AppleImports", .apple),
     ("ConditionalMembers", .tracking), ("AnnouncedChanges", .tracking), ("AppStorageApple", .apple),
-    ("ProtocolsAndInits", .tracking), ("ViewsResolved", .tracking),
+    ("ProtocolsAndInits", .tracking), ("ViewsResolved", .tracking), ("Publishers", .tracking),
   ]
 
   @Test("Before migrates to After", arguments: cases)
@@ -35,7 +35,8 @@ struct RuleFixtureTests {
     #expect(ignored.map(\.line) == [13, 14, 15, 46])
     #expect(ignored.allSatisfy { $0.severity == .note && $0.message.contains("@TrackingIgnored") })
     let publishers = result.findings(.publisherUse)
-    #expect(publishers.map { "\($0.line):\($0.column)" } == ["24:23", "50:18"])
+    #expect(publishers.map { "\($0.line):\($0.column)" } == ["50:18"])
+    #expect(result.findings(.publisherConverted).map { "\($0.line):\($0.column)" } == ["24:23"])
     let willChange = result.findings(.objectWillChange)
     #expect(willChange.map(\.line) == [25])
     #expect(willChange.first?.severity == .warning)

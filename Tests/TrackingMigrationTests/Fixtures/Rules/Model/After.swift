@@ -1,6 +1,7 @@
 import Combine
 import Foundation
 import Tracking
+import TrackingCombine
 
 // Settings model.
 @Trackable final class Settings: NSObject {
@@ -21,7 +22,7 @@ import Tracking
     private var cancellable: AnyCancellable?
 
     func bind() {
-        cancellable = $volume.sink { _ in }
+        cancellable = publisher(for: \.volume).prepend(volume).sink { _ in }
         objectWillChange.send()
     }
 }

@@ -72,6 +72,15 @@ struct RootView: View {
     }
 
     func signedInBinding() -> Binding<Bool> { @Bindable var client = client; return $client.isSignedIn }
+
+    private var accountRow: some View {
+        @Bindable var preferences = preferences
+        @Bindable var client = client
+        return HStack {
+            TextField("Name", text: $preferences.accent)
+            Toggle("On", isOn: $client.isSignedIn)
+        }
+    }
 }
 
 struct DetailView: View {

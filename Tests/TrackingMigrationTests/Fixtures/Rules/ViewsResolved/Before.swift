@@ -68,6 +68,13 @@ struct RootView: View {
     }
 
     func signedInBinding() -> Binding<Bool> { $client.isSignedIn }
+
+    private var accountRow: some View {
+        HStack {
+            TextField("Name", text: $preferences.accent)
+            Toggle("On", isOn: $client.isSignedIn)
+        }
+    }
 }
 
 struct DetailView: View {
