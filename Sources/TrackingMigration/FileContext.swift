@@ -97,6 +97,11 @@ final class FileContext {
     edits.append(TextEdit(range: trimmedRange(of: node), replacement: text))
   }
 
+  /// Replaces the text in `range` with `text`.
+  func replace(_ range: Range<Int>, with text: String) {
+    edits.append(TextEdit(range: range, replacement: text))
+  }
+
   /// Removes the text in `range`, absorbing only whitespace around it.
   func remove(_ range: Range<Int>) {
     edits.append(.delete(TriviaAwareRemoval.deletionRange(for: range, in: bytes)))

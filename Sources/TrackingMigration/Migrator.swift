@@ -63,16 +63,16 @@ public struct Migrator: Sendable {
       let context = FileContext(path: source.path, tree: tree, index: index, target: target)
       FileMigrator.run(on: tree, context: context)
       if lints { LintRules.run(on: tree, context: context) }
-      Self.account(for: SiteScanner.sites(in: tree, index: index), in: context, into: &summary)
       var migrated = context.edits.applied(to: source.text)
-      var fileFindings = context.findings
       if migrated != source.text, let error = Self.firstSyntaxError(in: Parser.parse(source: migrated), path: source.path) {
-        fileFindings.append(
-          Finding(
-            file: source.path, line: error.line, column: error.column, severity: .error, rule: .internalError,
-            message: "the migrated text would not parse (\(error.message)); the file was left unchanged: please report this"))
+        // A bug in a rule: keep the file as it was, and count all its sites as reported.
+        context.report(
+          .error, .internalError, at: tree, covering: tree,
+          "the migrated text would not parse (\(error.message)); the file was left unchanged: please report this")
         migrated = source.text
       }
+      Self.account(for: SiteScanner.sites(in: tree, index: index), in: context, into: &summary)
+      let fileFindings = context.findings
       findings[position].append(contentsOf: fileFindings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
       outcomes.append(FileOutcome(path: source.path, original: source.text, migrated: migrated, isParsed: true))
     }

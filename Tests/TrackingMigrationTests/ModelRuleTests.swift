@@ -85,4 +85,16 @@ struct ModelRuleTests {
     let result = Migrator().migrate([SourceFile(path: "G.swift", text: source)])
     #expect(result.files[0].migrated == expected)
   }
+
+  @Test("Synthesized Codable keeps its format under --target apple")
+  func codableApple() throws {
+    let result = try migrate("CodableApple", .apple)
+    let findings = result.findings(.codableModel)
+    // Keys added to ReadingProfile, renamed in Shelf; Tag decodes by hand: reported.
+    #expect(findings.map { "\($0.line):\($0.severity)" } == ["4:note", "25:note", "41:warning"])
+    // --target tracking codes the real names: nothing to do.
+    let tracking = try migrate("CodableApple", .tracking)
+    #expect(tracking.findings(.codableModel).isEmpty)
+    #expect(!tracking.files[0].migrated.contains("case _"))
+  }
 }
