@@ -92,8 +92,14 @@ final class IndexCollector: SyntaxVisitor {
     let owner = SyntaxQueries.enclosingTypeName(of: node)
     let isMember = SyntaxQueries.isMember(node)
     let isGlobal = node.parent?.parent?.parent?.is(SourceFileSyntax.self) ?? false
+    let isStoredInstanceVar =
+      node.bindingSpecifier.tokenKind == .keyword(.var) && !SyntaxQueries.isTypeMember(node.modifiers)
+      && node.bindings.allSatisfy(SyntaxQueries.isStored)
+    let isIgnored = SyntaxQueries.attribute(in: node.attributes, named: ["TrackingIgnored", "ObservationIgnored"]) != nil
     for binding in node.bindings {
       guard let property = SyntaxQueries.boundName(of: binding) else { continue }
+      if let owner, isMember, isStoredInstanceVar { index.storedVarsByType[owner, default: []].insert(property) }
+      if let owner, isMember, isIgnored { index.ignoredPropertiesByType[owner, default: []].insert(property) }
       if let owner, isMember, let wrapper {
         index.wrappedPropertiesByType[owner, default: [:]][property] = wrapper
       }
@@ -210,7 +216,10 @@ final class SideEffectFinder: SyntaxVisitor {
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     guard let name = SyntaxQueries.calleeName(of: node) else { return .visitChildren }
-    if facts.sideEffect == nil, let effect = Self.effects[name] {
+    // Observation functions count as free functions only (`observe { }`), not as
+    // methods of the same name (KVO's `object.observe(\.key)` ends with its token).
+    let isObservation = LintRules.observationStarters.contains(name)
+    if facts.sideEffect == nil, let effect = Self.effects[name], !isObservation || LintRules.isCall(node, to: [name]) {
       facts.sideEffect = effect
     }
     let callee = node.calledExpression

@@ -58,6 +58,10 @@ struct ProjectIndex: Sendable {
   /// Types declared (or extended) as conforming to SwiftUI's `View` or `Scene`,
   /// whose code runs under SwiftUI's observation tracking.
   var viewTypes: Set<String> = []
+  /// Stored instance `var`s of every type (classes, structs, enums' extensions…).
+  var storedVarsByType: [String: Set<String>] = [:]
+  /// Properties marked `@TrackingIgnored` or `@ObservationIgnored`, by type.
+  var ignoredPropertiesByType: [String: Set<String>] = [:]
   /// Stored instance `var`s of each class (members inside `#if` included).
   var storedPropertiesByClass: [String: Set<String>] = [:]
   /// Names written where a class announces changes by hand (`objectWillChange.send()`
@@ -179,6 +183,8 @@ struct ProjectIndex: Sendable {
     classInheritance.merge(new.classInheritance) { old, _ in old }
     classConformances.merge(new.classConformances) { $0.union($1) }
     storedPropertiesByClass.merge(new.storedPropertiesByClass) { $0.union($1) }
+    storedVarsByType.merge(new.storedVarsByType) { $0.union($1) }
+    ignoredPropertiesByType.merge(new.ignoredPropertiesByType) { $0.union($1) }
     announcedNamesByClass.merge(new.announcedNamesByClass) { $0.union($1) }
     extensionConformances.merge(new.extensionConformances) { $0.union($1) }
     protocolInheritance.merge(new.protocolInheritance) { old, _ in old }
