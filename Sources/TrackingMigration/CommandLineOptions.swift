@@ -86,7 +86,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     Migrate ObservableObject code to @Trackable (or Apple's @Observable) and lint
     observation pitfalls. By default prints a unified diff of the changes (dry run) on
     standard output and compiler-style findings (file:line:col: warning: ...) on
-    standard error, then a summary line. All files are analysed together, so models
+    standard error, then a summary line. Apply the diff with 'patch -p1' where the
+    tool ran ('patch -p1 -d /' for absolute paths). All files are analysed together, so models
     and views may live in different files. Every ObservableObject-era construct is
     either converted or named in a warning with the manual step to take.
 

@@ -118,8 +118,9 @@ public struct MigrationRunner: Sendable {
     case .text:
       if mode != .write {
         for file in result.changedFiles {
-          // Relative paths get git-style `a/`/`b/` prefixes (apply with `patch -p1`);
-          // absolute paths are used as they are (`patch -p0`).
+          // Relative paths get git-style `a/`/`b/` prefixes: apply with `patch -p1`
+          // where the tool ran. Absolute paths are used as they are: GNU patch
+          // refuses absolute names, so apply with `patch -p1 -d /`.
           let absolute = file.path.hasPrefix("/")
           output += UnifiedDiff.diff(
             old: file.original, new: file.migrated,

@@ -9,7 +9,7 @@ struct RuleFixtureTests {
   static let cases: [(String, MigrationTarget)] = [
     ("Model", .tracking), ("Views", .tracking), ("Trivia", .tracking), ("AppleImports", .apple),
     ("ConditionalMembers", .tracking), ("AnnouncedChanges", .tracking), ("AppStorageApple", .apple),
-    ("ProtocolsAndInits", .tracking), ("ViewsResolved", .tracking), ("Publishers", .tracking), ("CodableApple", .apple),
+    ("ProtocolsAndInits", .tracking), ("ViewsResolved", .tracking), ("Publishers", .tracking), ("CodableApple", .apple), ("InheritanceComments", .tracking),
   ]
 
   @Test("Before migrates to After", arguments: cases)
