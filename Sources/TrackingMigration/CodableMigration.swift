@@ -38,8 +38,9 @@ enum CodableMigration {
         let coded = keys.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }.flatMap(\.elements)
           .map(\.name.text).filter(tracked.contains)
         if !coded.isEmpty {
+          // At the class: that is where the compiler will say the conformance fails.
           context.report(
-            .warning, .codableModel, at: keys.name,
+            .warning, .codableModel, at: node.name,
             "under @Observable, tracked properties (\(coded.map { "'\($0)'" }.joined(separator: ", "))) are stored as '_name', so the synthesized \(decodesByHand ? "encode(to:)" : "init(from:)") no longer matches these CodingKeys; write it by hand with the keys the hand-written half uses")
         }
         return

@@ -1,7 +1,7 @@
 import SwiftUI
 import Tracking
 
-@Trackable final class Preferences {
+@Trackable @MainActor final class Preferences {
     static let shared = Preferences()
     var accent = "blue"
     var fontScale = 1.0
@@ -16,7 +16,7 @@ import Tracking
     var isSignedIn = false
 }
 
-@Trackable final class Catalog {
+@Trackable @MainActor final class Catalog {
     static let shared = Catalog()
     var items: [String] = []
     func store(for name: String) -> ItemStore { ItemStore(name: name) }

@@ -1,6 +1,6 @@
 import SwiftUI
 
-final class Preferences: ObservableObject {
+@MainActor final class Preferences: ObservableObject {
     static let shared = Preferences()
     @Published var accent = "blue"
     @Published var fontScale = 1.0
@@ -15,7 +15,7 @@ final class Client: ObservableObject {
     @Published var isSignedIn = false
 }
 
-final class Catalog: ObservableObject {
+@MainActor final class Catalog: ObservableObject {
     static let shared = Catalog()
     @Published var items: [String] = []
     func store(for name: String) -> ItemStore { ItemStore(name: name) }
