@@ -28,20 +28,24 @@ enum ExpressionTypeResolver {
     }
     if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
       let name = member.declName.baseName.text
-      if let baseType = typeOfTypeExpression(base) {
-        return index.propertyType(name, of: baseType, depth: depth + 1)  // `Model.shared`: a static property.
+      // A value first (`App.manager` where `App` is a property), then a type (`Model.shared`).
+      if let baseType = typeName(of: base, index: index, depth: depth) ?? typeOfTypeExpression(base) {
+        return index.propertyType(name, of: baseType, depth: depth + 1)
       }
-      guard let baseType = typeName(of: base, index: index, depth: depth) else { return nil }
-      return index.propertyType(name, of: baseType, depth: depth + 1)
+      return nil
     }
     if let call = expression.as(FunctionCallExprSyntax.self) {
+      // `{ () -> Model in … }()`: an immediately called closure says what it returns.
+      if let closure = call.calledExpression.as(ClosureExprSyntax.self) {
+        return closure.signature?.returnClause.flatMap { SyntaxQueries.simpleName(of: $0.type) }
+      }
       return returnType(of: call, index: index, depth: depth)
     }
     return nil
   }
 
-  /// The type of `name` where it is used: a local, a parameter, `self`, a property
-  /// of the enclosing type, or a global.
+  /// The type of `name` where it is used: a local (also `if let`/`guard let`), a
+  /// parameter, `self`, a property of the enclosing type, or a global.
   private static func typeOfName(_ reference: DeclReferenceExprSyntax, index: ProjectIndex, depth: Int) -> String? {
     if reference.baseName.tokenKind == .keyword(.self) { return SyntaxQueries.enclosingTypeName(of: reference) }
     let name = reference.baseName.text
@@ -49,6 +53,11 @@ enum ExpressionTypeResolver {
     while let node = current {
       if let items = node.as(CodeBlockItemListSyntax.self),
         let found = localType(named: name, in: items, before: reference.position, index: index, depth: depth)
+      {
+        return found
+      }
+      if let conditions = (node.as(IfExprSyntax.self)?.conditions ?? node.as(GuardStmtSyntax.self)?.conditions),
+        let found = boundType(named: name, in: conditions, index: index, depth: depth)
       {
         return found
       }
@@ -70,9 +79,15 @@ enum ExpressionTypeResolver {
     return index.propertyTypesByType[""]?[name]
   }
 
-  /// The return type of `f(…)`, `x.f(…)` or `Type.f(…)`.
+  /// The return type of `f(…)`, `x.f(…)` or `Type.f(…)`; for a function that
+  /// returns one of its arguments' generic type (`configure<T>(_ x: T, …) -> T`),
+  /// the type of that argument.
   private static func returnType(of call: FunctionCallExprSyntax, index: ProjectIndex, depth: Int) -> String? {
     let callee = call.calledExpression
+    if let name = SyntaxQueries.calleeName(of: call), let position = index.passthroughArgumentByFunction[name] {
+      let arguments = Array(call.arguments)
+      return position < arguments.count ? typeName(of: arguments[position].expression, index: index, depth: depth + 1) : nil
+    }
     if let reference = callee.as(DeclReferenceExprSyntax.self) {
       let owner = SyntaxQueries.enclosingTypeName(of: call)
       return owner.flatMap { index.returnType(of: reference.baseName.text, in: $0) }
@@ -107,6 +122,21 @@ enum ExpressionTypeResolver {
       }
     }
     return result
+  }
+
+  /// The type of `name` bound by `if let name = value` (or `guard let`).
+  private static func boundType(
+    named name: String, in conditions: ConditionElementListSyntax, index: ProjectIndex, depth: Int
+  ) -> String? {
+    for element in conditions {
+      guard case .optionalBinding(let binding) = element.condition,
+        binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name
+      else { continue }
+      if let type = binding.typeAnnotation?.type { return SyntaxQueries.simpleName(of: type) }
+      if let value = binding.initializer?.value { return typeName(of: value, index: index, depth: depth + 1) }
+      return nil
+    }
+    return nil
   }
 
   private static func parameterType(named name: String, in clause: FunctionParameterClauseSyntax) -> String? {

@@ -12,6 +12,9 @@ final class FileContext {
   private(set) var findings: [Finding] = []
   /// Offsets of the sites (see ``SiteScanner``) that a rule converted.
   private(set) var convertedSites: Set<Int> = []
+  /// Offsets of the sites a rule left as they are because they stay valid (an
+  /// `ObservableObject` from another module keeps its wrappers).
+  private(set) var keptSites: Set<Int> = []
   /// Byte ranges covered by warnings and errors: a site inside one is reported.
   private(set) var reportedRanges: [Range<Int>] = []
   /// Modules the migrated file needs beyond the target's macro module.
@@ -63,6 +66,11 @@ final class FileContext {
   /// Marks the site that starts at `node` as converted.
   func converted(_ node: some SyntaxProtocol) {
     convertedSites.insert(node.positionAfterSkippingLeadingTrivia.utf8Offset)
+  }
+
+  /// Marks the site that starts at `node` as left unchanged and still valid.
+  func kept(_ node: some SyntaxProtocol) {
+    keptSites.insert(node.positionAfterSkippingLeadingTrivia.utf8Offset)
   }
 
   /// Whether a warning or error covers `offset`.

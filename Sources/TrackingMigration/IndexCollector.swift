@@ -41,6 +41,7 @@ final class IndexCollector: SyntaxVisitor {
   }
 
   override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+    index.declaredTypes.insert(node.name.text)
     let inherited = (node.inheritanceClause?.inheritedTypes ?? []).compactMap { SyntaxQueries.simpleName(of: $0.type) }
     index.protocolInheritance[node.name.text, default: []].append(contentsOf: inherited)
     return .visitChildren
@@ -54,6 +55,10 @@ final class IndexCollector: SyntaxVisitor {
     return .visitChildren
   }
 
+  override func visitPost(_ node: ActorDeclSyntax) { index.declaredTypes.insert(node.name.text) }
+  override func visitPost(_ node: TypeAliasDeclSyntax) { index.declaredTypes.insert(node.name.text) }
+  override func visitPost(_ node: AssociatedTypeDeclSyntax) { index.declaredTypes.insert(node.name.text) }
+  override func visitPost(_ node: GenericParameterSyntax) { index.declaredTypes.insert(node.name.text) }
   override func visitPost(_ node: StructDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
   override func visitPost(_ node: ClassDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
   override func visitPost(_ node: EnumDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
@@ -62,6 +67,7 @@ final class IndexCollector: SyntaxVisitor {
   }
 
   private func recordView(_ name: String, _ clause: InheritanceClauseSyntax?) {
+    index.declaredTypes.insert(name)
     let viewProtocols: Set<String> = ["View", "Scene", "App"]
     if clause?.inheritedTypes.contains(where: { viewProtocols.contains(SyntaxQueries.simpleName(of: $0.type) ?? "") }) == true {
       index.viewTypes.insert(name)
@@ -138,7 +144,16 @@ final class IndexCollector: SyntaxVisitor {
     // Generic parameters of functions are recorded under the declaring type (or "").
     recordGenericConstraints(of: owner ?? "", node.genericParameterClause, node.genericWhereClause)
     let isMember = SyntaxQueries.isMember(node)
-    if let returnType = node.signature.returnClause?.type {
+    let generics = Set(node.genericParameterClause?.parameters.map(\.name.text) ?? [])
+    if let returnType = node.signature.returnClause?.type,
+      let returned = SyntaxQueries.simpleName(of: returnType), generics.contains(returned)
+    {
+      // `func configure<T>(_ value: T, …) -> T`: the result has its argument's type.
+      let parameters = Array(node.signature.parameterClause.parameters)
+      if let position = parameters.firstIndex(where: { SyntaxQueries.simpleName(of: $0.type) == returned }) {
+        index.passthroughArgumentByFunction[node.name.text] = position
+      }
+    } else if let returnType = node.signature.returnClause?.type {
       let name = SyntaxQueries.simpleName(of: returnType).map { $0 == "Self" ? (owner ?? $0) : $0 }
       if let name {
         index.functionReturnTypesByType[isMember ? (owner ?? "") : "", default: [:]][node.name.text] = name

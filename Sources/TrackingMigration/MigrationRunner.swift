@@ -67,11 +67,11 @@ public struct MigrationRunner: Sendable {
     self.strict = strict
   }
 
-  /// One line for people: `tracking-migrate: 3 files, 12 sites: 10 converted, 2 reported, 0 unhandled`.
+  /// One line for people: `tracking-migrate: 3 files, 12 sites: 9 converted, 1 kept, 2 reported, 0 unhandled`.
   static func summaryLine(_ summary: MigrationSummary) -> String {
     let total = summary.total
     var line = "tracking-migrate: \(summary.files) files, \(total.sites) sites: \(total.converted) converted, "
-      + "\(total.reported) reported, \(total.unhandled) unhandled"
+      + "\(total.kept) kept, \(total.reported) reported, \(total.unhandled) unhandled"
     if summary.unparsedFiles > 0 { line += " (\(summary.unparsedFiles) files not parsed)" }
     return line + "\n"
   }

@@ -1,9 +1,11 @@
 /// How many sites (see ``SiteKind``) a run found, converted and reported.
 ///
 /// Every site ends in exactly one column: *converted* (rewritten into code meant to
-/// build, possibly with a note), *reported* (left for a person, with a warning or
-/// error that names it) or *unhandled* (no rule took it: a gap in the tool, reported
-/// with an `unhandled-site` warning so that it is never silent).
+/// build, possibly with a note), *kept* (left as it is because it stays valid: the
+/// wrappers of an `ObservableObject` declared in another module, with a note),
+/// *reported* (left for a person, with a warning or error that names it) or
+/// *unhandled* (no rule took it: a gap in the tool, reported with an `unhandled-site`
+/// warning so that it is never silent).
 public struct MigrationSummary: Sendable, Codable, Equatable {
   /// Counts for one kind of site, or for all of them.
   public struct Counts: Sendable, Codable, Equatable {
@@ -11,6 +13,8 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
     public var sites = 0
     /// Sites rewritten with no warning.
     public var converted = 0
+    /// Sites left unchanged because they stay valid after migration.
+    public var kept = 0
     /// Sites covered by a warning or an error.
     public var reported = 0
     /// Sites no rule handled (each also gets an `unhandled-site` warning).
@@ -42,7 +46,7 @@ public struct MigrationSummary: Sendable, Codable, Equatable {
 
 /// What became of one site.
 enum SiteOutcome {
-  case converted, reported, unhandled
+  case converted, kept, reported, unhandled
 }
 
 extension MigrationSummary.Counts {
@@ -50,6 +54,7 @@ extension MigrationSummary.Counts {
     sites += 1
     switch outcome {
     case .converted: converted += 1
+    case .kept: kept += 1
     case .reported: reported += 1
     case .unhandled: unhandled += 1
     }

@@ -87,6 +87,8 @@ public struct Migrator: Sendable {
         summary.add(site.kind, .reported)
       } else if context.convertedSites.contains(site.offset) {
         summary.add(site.kind, .converted)
+      } else if context.keptSites.contains(site.offset) {
+        summary.add(site.kind, .kept)
       } else {
         summary.add(site.kind, .unhandled)
         context.report(

@@ -61,7 +61,7 @@ enum ModelMigration {
     }
     guard hasPublished else { return }
     context.report(
-      .warning, .unknownType, at: node.name, covering: node,
-      "'\(node.name.text)' has @Published properties but no ObservableObject conformance was found among the inputs (it may come from a superclass in another module); left unchanged")
+      .note, .unknownType, at: node.name,
+      "'\(node.name.text)' has @Published properties but no ObservableObject conformance was found among the inputs, so it is left unchanged (its $ publishers keep working); if a superclass in another module makes it an ObservableObject, migrate that module first")
   }
 }

@@ -48,6 +48,9 @@ struct ProjectIndex: Sendable {
   /// Properties whose wrapper storage an initializer of the type assigns
   /// (`_model = StateObject(wrappedValue: …)`), by type.
   var assignedWrapperStorageByType: [String: Set<String>] = [:]
+  /// Functions that return the generic type of one of their arguments
+  /// (`func configure<T>(_ value: T, …) -> T`): the argument's position, by name.
+  var passthroughArgumentByFunction: [String: Int] = [:]
   /// Function base name → simple return type name, by declaring type (`""`: global).
   var functionReturnTypesByType: [String: [String: String]] = [:]
   /// Property name → property wrapper name (`StateObject`, `EnvironmentObject`, …),
@@ -55,6 +58,10 @@ struct ProjectIndex: Sendable {
   var wrappedPropertiesByType: [String: [String: String]] = [:]
   /// Generic parameter → names of the protocols it is constrained to, by declaring type.
   var genericConstraintsByType: [String: [String: Set<String>]] = [:]
+  /// Every type name declared in the inputs (classes, structs, enums, protocols,
+  /// actors, type aliases, generic parameters): a name that is not here comes from
+  /// another module.
+  var declaredTypes: Set<String> = []
   /// Types declared (or extended) as conforming to SwiftUI's `View` or `Scene`,
   /// whose code runs under SwiftUI's observation tracking.
   var viewTypes: Set<String> = []
@@ -195,6 +202,7 @@ struct ProjectIndex: Sendable {
     stateHeldTypes.formUnion(new.stateHeldTypes)
     environmentObjectTypes.formUnion(new.environmentObjectTypes)
     viewTypes.formUnion(new.viewTypes)
+    declaredTypes.formUnion(new.declaredTypes)
     for (type, functions) in new.functionFactsByType {
       functionFactsByType[type, default: [:]].merge(functions) { old, new in
         var merged = old
@@ -209,6 +217,7 @@ struct ProjectIndex: Sendable {
       propertyInitializersByType[type, default: [:]].merge(members) { old, _ in old }
     }
     assignedWrapperStorageByType.merge(new.assignedWrapperStorageByType) { $0.union($1) }
+    passthroughArgumentByFunction.merge(new.passthroughArgumentByFunction) { old, _ in old }
     for (type, members) in new.functionReturnTypesByType {
       functionReturnTypesByType[type, default: [:]].merge(members) { old, _ in old }
     }
@@ -258,7 +267,10 @@ struct ProjectIndex: Sendable {
     }
     migratedSubclasses = subclasses
     observableTypes = classes.union(subclasses).union(macroObservableClasses)
-    allPublishedProperties = publishedPropertiesByClass.values.reduce(into: []) { $0.formUnion($1) }
+    // Only migrated classes lose their publishers; a class that is not an
+    // ObservableObject keeps its @Published properties and their `$` publishers.
+    allPublishedProperties = publishedPropertiesByClass.filter { observableTypes.contains($0.key) }.values
+      .reduce(into: []) { $0.formUnion($1) }
     for (name, names) in announcedNamesByClass {
       forEachAncestor(of: name) { ancestor in
         let stored = names.intersection(storedPropertiesByClass[ancestor] ?? [])

@@ -109,7 +109,9 @@ final class SiteScanner: SyntaxVisitor {
 
   override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
     switch SyntaxQueries.name(of: node) {
-    case "Published": add(.published, node)
+    case "Published":
+      // Outside a migrated class a @Published property keeps working as it is.
+      if let owner = SyntaxQueries.enclosingTypeName(of: node), index.isMigrated(owner) { add(.published, node) }
     case "StateObject", "ObservedObject", "EnvironmentObject": add(.wrapper, node)
     case "AppStorage":
       // A static one has no object to announce changes of.

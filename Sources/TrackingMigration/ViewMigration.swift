@@ -47,9 +47,7 @@ enum ViewMigration {
     }
     let isGeneric = !index.observableTypes.contains(typeName) && index.isObservableGenericParameter(typeName, in: owner)
     guard index.observableTypes.contains(typeName) || isGeneric else {
-      context.report(
-        .warning, .unknownType, at: attribute,
-        "'\(typeName)' was not found as an ObservableObject class in the parsed inputs (it may be declared in another module); @\(wrapper) left unchanged")
+      External.keep(typeName, "@\(wrapper)", at: attribute, in: context)
       return
     }
 
@@ -116,13 +114,31 @@ enum ViewMigration {
       return
     }
     guard index.observableTypes.contains(typeName) else {
-      context.report(
-        .warning, .unknownType, at: member.declName,
-        "'\(typeName)' was not found as an ObservableObject class in the parsed inputs (it may be declared in another module); environmentObject(_:) left unchanged")
+      External.keep(typeName, "environmentObject(_:)", at: member.declName, in: context)
       return
     }
     context.replace(member.declName, with: "environment")
     context.converted(member.declName)
+  }
+}
+
+/// A wrapper whose object's type is not migrated by this run.
+enum External {
+  /// A type declared in none of the inputs comes from another module, so it is an
+  /// `ObservableObject` there (the code compiled) and its wrapper stays correct: the
+  /// site is kept, with a note. A type declared in the inputs that is not a migrated
+  /// class (a protocol, a type alias, a generic parameter) is reported.
+  static func keep(_ typeName: String, _ construct: String, at node: some SyntaxProtocol, in context: FileContext) {
+    if context.index.declaredTypes.contains(typeName) {
+      context.report(
+        .warning, .unknownType, at: node,
+        "'\(typeName)' is not a class this run migrates (a protocol, a type alias or a generic parameter?); \(construct) left unchanged: migrate it by hand if it stands for migrated models")
+    } else {
+      context.kept(node)
+      context.report(
+        .note, .unknownType, at: node,
+        "'\(typeName)' is declared in another module, where it is an ObservableObject: \(construct) stays as it is (migrate that module, then run this again on both)")
+    }
   }
 }
 

@@ -81,13 +81,16 @@ enum WrapperAssignment {
     guard let owner = SyntaxQueries.enclosingTypeName(of: call), let wrapper = index.wrapper(of: property, in: owner) else {
       return
     }
-    guard let typeName = index.propertyType(property, of: owner),
-      index.observableTypes.contains(typeName)
-        || (wrapper != "EnvironmentObject" && index.isObservableGenericParameter(typeName, in: owner))
-    else {
+    guard let typeName = index.propertyType(property, of: owner) else {
       context.report(
         .warning, .stateObjectInit, at: call,
-        "'\(property)' keeps its @\(wrapper) (its type is not migrated by this run), so this initialization is left unchanged; migrate it with the property")
+        "cannot determine the type of '\(property)', so its @\(wrapper) and this initialization are left unchanged")
+      return
+    }
+    guard index.observableTypes.contains(typeName)
+      || (wrapper != "EnvironmentObject" && index.isObservableGenericParameter(typeName, in: owner))
+    else {
+      External.keep(typeName, "'_\(property) = \(wrapper)(…)'", at: call, in: context)
       return
     }
     guard let value = wrappedValue(of: call) else {

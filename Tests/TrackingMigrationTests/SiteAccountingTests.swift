@@ -23,19 +23,24 @@ struct SiteAccountingTests {
     #expect(summary.byKind["environment-object"]?.converted == 1)
   }
 
-  @Test("A site reported by a rule is counted as reported, not converted")
+  @Test("A site reported by a rule is counted as reported; one that stays valid as kept")
   func reportedSites() {
     let source = """
       import SwiftUI
       struct V: View {
+          @StateObject var made = makeModel()
           @ObservedObject var external: External
           var body: some View { Text("") }
       }
       """
     let result = Migrator().migrate([SourceFile(path: "V.swift", text: source)])
-    #expect(result.summary.total.sites == 1)
+    #expect(result.summary.total.sites == 2)
+    // The type of `made` is unknown: reported. `External` comes from another module,
+    // where it is an ObservableObject, so @ObservedObject stays correct: kept.
     #expect(result.summary.total.reported == 1)
+    #expect(result.summary.total.kept == 1)
     #expect(result.summary.total.unhandled == 0)
+    #expect(result.findings(.unknownType).map(\.severity) == [.warning, .note])
   }
 
   @Test("A site no rule marked gets an unhandled-site warning, so nothing is silent")
@@ -59,7 +64,7 @@ struct SiteAccountingTests {
 
   @Test("--strict exits 4 while a warning remains, 0 when only notes remain")
   func strictExitCode() throws {
-    let external = "import SwiftUI\nstruct V: View {\n    @ObservedObject var e: External\n    var body: some View { Text(\"\") }\n}\n"
+    let external = "import SwiftUI\nstruct V: View {\n    @StateObject var e = makeModel()\n    var body: some View { Text(\"\") }\n}\n"
     let clean = "class M: ObservableObject {\n    @Published var x = 1\n    var cache = 0\n}\n"
     try withTemporaryDirectory(files: ["V.swift": external, "M.swift": clean]) { (directory: URL) throws in
       let view = directory.appendingPathComponent("V.swift").path
