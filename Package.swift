@@ -91,7 +91,7 @@ let package = Package(
         .product(name: "SwiftOperators", package: "swift-syntax"),
       ]
     ),
-    .executableTarget(name: "TrackingMigrate", dependencies: ["TrackingMigration"]),
+    .executableTarget(name: "TrackingMigrate", dependencies: ["TrackingMigration"], exclude: ["README.md"]),
 
     .testTarget(
       name: "TrackingTests",

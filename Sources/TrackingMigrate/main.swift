@@ -14,7 +14,8 @@ if options.wantsHelp {
   exit(0)
 }
 let runner = MigrationRunner(
-  migrator: Migrator(target: options.target, lints: options.lints), mode: options.mode, format: options.format)
+  migrator: Migrator(target: options.target, lints: options.lints), mode: options.mode, format: options.format,
+  strict: options.strict)
 let outcome = runner.run(paths: options.paths)
 FileHandle.standardOutput.write(Data(outcome.standardOutput.utf8))
 FileHandle.standardError.write(Data(outcome.standardError.utf8))

@@ -13,6 +13,8 @@ public struct CommandLineOptions: Equatable, Sendable {
   public var format: MigrationRunner.ReportFormat = .text
   /// Whether the lint rules run.
   public var lints = true
+  /// Whether remaining manual work (any warning or error) fails the run with exit code 4.
+  public var strict = false
   /// Whether `--help` was given.
   public var wantsHelp = false
 
@@ -48,6 +50,7 @@ public struct CommandLineOptions: Equatable, Sendable {
       case "--write": write = true
       case "--check": check = true
       case "--no-lint": options.lints = false
+      case "--strict": options.strict = true
       case "--target":
         switch try value(of: argument) {
         case "tracking": options.target = .tracking
@@ -78,13 +81,15 @@ public struct CommandLineOptions: Equatable, Sendable {
 
   /// The text `--help` prints.
   public static let help = """
-    USAGE: tracking-migrate [--write | --check] [--target tracking|apple] [--report text|json] [--no-lint] <paths> ...
+    USAGE: tracking-migrate [--write | --check] [--strict] [--target tracking|apple] [--report text|json] [--no-lint] <paths> ...
 
     Migrate ObservableObject code to @Trackable (or Apple's @Observable) and lint
     observation pitfalls. By default prints a unified diff of the changes (dry run) on
     standard output and compiler-style findings (file:line:col: warning: ...) on
-    standard error. All files are analysed together, so models and views may live in
-    different files.
+    standard error, then a summary line. Apply the diff with 'patch -p1' where the
+    tool ran ('patch -p1 -d /' for absolute paths). All files are analysed together, so models
+    and views may live in different files. Every ObservableObject-era construct is
+    either converted or named in a warning with the manual step to take.
 
     ARGUMENTS:
       <paths>             Swift files or directories (searched recursively) to migrate.
@@ -92,6 +97,7 @@ public struct CommandLineOptions: Equatable, Sendable {
     OPTIONS:
       --write             Rewrite files in place instead of printing a diff.
       --check             Print the diff and exit with status 1 if any file would change (for CI).
+      --strict            Exit with status 4 if manual work remains (any warning or error).
       --target <target>   'tracking' (@Trackable, the default) or 'apple' (@Observable).
       --report <format>   'text' (diff + findings, the default) or 'json' (report on stdout).
       --no-lint           Only migrate; skip the observation lint rules.
@@ -102,6 +108,7 @@ public struct CommandLineOptions: Equatable, Sendable {
       1  --check: at least one file would change
       2  at least one file could not be parsed (it was left untouched)
       3  an input could not be read or written
+      4  --strict: manual work remains (a warning or an error was reported)
       64 the command line is wrong
 
     """

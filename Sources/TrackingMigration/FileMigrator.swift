@@ -21,7 +21,18 @@ final class FileMigrator: SyntaxVisitor {
   }
 
   override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-    ManualWorkScanner.scan(node, in: context)
+    ExtensionConformanceMigration.migrate(node, in: context)
+    return .visitChildren
+  }
+
+  override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
+    if node.parent?.is(AttributeSyntax.self) != true { ConstraintMigration.migrate(TypeSyntax(node), in: context) }
+    PublisherMigration.migrate(node, in: context)
+    return .visitChildren
+  }
+
+  override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
+    ConstraintMigration.migrate(TypeSyntax(node), in: context)
     return .visitChildren
   }
 
@@ -32,11 +43,16 @@ final class FileMigrator: SyntaxVisitor {
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     ViewMigration.migrate(node, in: context)
+    if SiteScanner.isWrapperInitializer(node, index: context.index) {
+      WrapperAssignment.migrate(node, in: context)
+    }
     return .visitChildren
   }
 
   override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-    ManualWorkScanner.scan(node, in: context)
+    ObjectWillChangeMigration.migrate(node, in: context)
+    EnvironmentBindingMigration.migrate(node, in: context)
+    PublisherMigration.migrate(node, in: context)
     return .visitChildren
   }
 }

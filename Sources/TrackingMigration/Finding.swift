@@ -27,6 +27,9 @@ public enum Rule: String, Sendable, Codable, CaseIterable {
   case parseError = "parse-error"
   /// A stored property that was not `@Published` is now explicitly ignored.
   case ignoredProperty = "ignored-property"
+  /// A stored property whose changes were announced by hand (`objectWillChange.send()`)
+  /// stays tracked.
+  case announcedProperty = "announced-property"
   /// A subclass of a migrated class also received the macro.
   case migratedSubclass = "migrated-subclass"
   /// `$property` publisher use of a formerly `@Published` property.
@@ -39,6 +42,22 @@ public enum Rule: String, Sendable, Codable, CaseIterable {
   case unknownType = "unknown-type"
   /// `StateObject(wrappedValue:)` initialisation that needs manual rewriting.
   case stateObjectInit = "state-object-init"
+  /// A `$property` Combine pipeline rewritten to the key-path publisher, with the
+  /// differences that remain.
+  case publisherConverted = "publisher-converted"
+  /// An object now held in `@State` whose initializer starts work (a task, a
+  /// subscription): SwiftUI may create and discard many instances.
+  case stateInitSideEffects = "state-init-side-effects"
+  /// `ObservableObject` used as a generic constraint or protocol refinement.
+  case observableConstraint = "observable-constraint"
+  /// A property wrapper (such as `@AppStorage`) inside a migrated model.
+  case modelPropertyWrapper = "model-property-wrapper"
+  /// Synthesized `Codable` conformance that the migration affects.
+  case codableModel = "codable-model"
+  /// An `ObservableObject`-era construct that no rule handled (a tool gap).
+  case unhandledSite = "unhandled-site"
+  /// The migrated text would not parse (a tool bug); the file was left unchanged.
+  case internalError = "internal-error"
   /// Short-circuit condition that may skip an observable read.
   case shortCircuit = "short-circuit-read"
   /// Observation started inside an initializer.

@@ -1,6 +1,7 @@
 import SwiftSyntax
 
-/// Adds the import that makes the target's macro visible, if missing.
+/// Adds the import that makes the target's macro visible, and any other module the
+/// rewritten code needs (`TrackingCombine` for key-path publishers), if missing.
 ///
 /// Existing imports are never removed — even `import Combine`, which may still
 /// be used elsewhere in the file. The new import goes on its own line after
@@ -8,15 +9,19 @@ import SwiftSyntax
 /// (after any header comment).
 enum ImportEditing {
   static func addMacroImportIfNeeded(to tree: SourceFileSyntax, in context: FileContext) {
-    guard context.needsMacroImport else { return }
     let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self) }
     let imported = Set(imports.compactMap { $0.path.first?.name.text })
-    guard imported.isDisjoint(with: context.target.satisfyingImports) else { return }
-    let line = "import \(context.target.moduleName)"
+    var modules: [String] = []
+    if context.needsMacroImport, imported.isDisjoint(with: context.target.satisfyingImports) {
+      modules.append(context.target.moduleName)
+    }
+    modules += context.extraImports.subtracting(imported).sorted()
+    guard !modules.isEmpty else { return }
+    let line = modules.map { "import \($0)" }.joined(separator: context.lineBreak)
     if let last = imports.last {
       context.insert(context.lineBreak + line, atOffset: last.endPosition.utf8Offset)
     } else if let first = tree.statements.first {
-      context.insert(line + context.lineBreak + context.lineBreak, atOffset: insertionOffset(before: first))
+      context.insert(line + context.lineBreak + context.lineBreak, atOffset: insertionOffset(before: first), rank: -1)
     }
   }
 

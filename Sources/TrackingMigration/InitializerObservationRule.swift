@@ -42,7 +42,8 @@ final class InitializerObservationRule: SyntaxVisitor {
   }
 }
 
-/// Collects calls to functions with the given names (`f(...)`, `x.f(...)`, `F { }`).
+/// Collects calls to the free functions or types with the given names (`f(...)`,
+/// `F { }`, `Type.f(...)`; not `object.f(...)`).
 final class CallFinder: SyntaxVisitor {
   private let names: Set<String>
   private(set) var calls: [(FunctionCallExprSyntax, String)] = []
@@ -53,7 +54,7 @@ final class CallFinder: SyntaxVisitor {
   }
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    if let name = SyntaxQueries.calleeName(of: node), names.contains(name) {
+    if LintRules.isCall(node, to: names), let name = SyntaxQueries.calleeName(of: node) {
       calls.append((node, name))
     }
     return .visitChildren

@@ -16,8 +16,28 @@ enum LintRules {
 
   /// Functions that start observation tracking, across both observation systems.
   static let trackingFunctions: Set<String> = ["withTracking", "withCancellableTracking", "withObservationTracking"]
+  /// Calls whose closure runs under tracking and runs again when what it read
+  /// changes: one-shot tracking (the first closure), continuous observation,
+  /// derived values and sequences, in this library and in Apple's Observation.
+  static let trackedClosureCalls: Set<String> =
+    trackingFunctions.union([
+      "observe", "observeCoalesced", "Derived", "TrackedValues", "untilFinished", "TrackingPublisher",
+      "Observations", "withContinuousObservation",
+    ])
   /// Calls that start observing when made, for ``InitializerObservationRule``.
   static let observationStarters: Set<String> = [
-    "withTracking", "withCancellableTracking", "withObservationTracking", "observe", "Observations",
+    "withTracking", "withCancellableTracking", "withObservationTracking", "observe", "observeCoalesced",
+    "Observations", "withContinuousObservation",
   ]
+
+  /// Whether `call` is one of `names`, called as the free functions or types they
+  /// are: `observe { … }`, `Derived { … }`, `TrackedValues.untilFinished { … }` — not
+  /// a method of the same name on some object, such as KVO's `object.observe(\.key)`.
+  static func isCall(_ call: FunctionCallExprSyntax, to names: Set<String>) -> Bool {
+    guard let name = SyntaxQueries.calleeName(of: call), names.contains(name) else { return false }
+    if call.calledExpression.is(DeclReferenceExprSyntax.self) { return true }
+    guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return false }
+    // `TrackedValues.untilFinished`, `Tracking.observe`: a type or module, not an object.
+    return base.as(DeclReferenceExprSyntax.self).map { SyntaxQueries.startsUppercase($0.baseName.text) } ?? false
+  }
 }

@@ -34,9 +34,13 @@ public struct MigrationResult: Sendable {
   public var files: [FileOutcome]
   /// All findings, ordered by input file, then line and column.
   public var findings: [Finding]
+  /// Sites found, converted and reported.
+  public var summary = MigrationSummary()
 
   /// Files whose text changed.
   public var changedFiles: [FileOutcome] { files.filter(\.hasChanges) }
   /// Files that could not be parsed (and were left untouched).
   public var unparsedFiles: [FileOutcome] { files.filter { !$0.isParsed } }
+  /// Whether a person still has work to do: any warning or error.
+  public var needsManualWork: Bool { findings.contains { $0.severity >= .warning } }
 }

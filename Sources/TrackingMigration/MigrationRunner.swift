@@ -3,8 +3,9 @@ import Foundation
 /// The command-line behaviour, as a library so it can be tested without a process.
 ///
 /// Exit codes (see ``ExitCode``): 0 success; 1 `--check` found changes to make;
-/// 2 a file could not be parsed (takes precedence over 1); 3 an input path or
-/// file could not be read or written.
+/// 2 a file could not be parsed; 3 an input path or file could not be read or
+/// written; 4 `--strict` and manual work remains (a warning or an error). When
+/// several apply, the first of 3, 2, 4, 1 wins.
 public struct MigrationRunner: Sendable {
   /// What to do with the migrated text.
   public enum Mode: String, Sendable, CaseIterable {
@@ -34,6 +35,9 @@ public struct MigrationRunner: Sendable {
     case parseFailure = 2
     /// An input could not be found, read or written. Takes precedence.
     case ioFailure = 3
+    /// `--strict` only: a finding of severity warning or error remains, so a person
+    /// has work to do (sites the tool reported instead of converting, lint warnings).
+    case manualWorkRemains = 4
   }
 
   /// Everything the command would print, and its exit code.
@@ -52,12 +56,24 @@ public struct MigrationRunner: Sendable {
   public var mode: Mode
   /// Text or JSON output.
   public var format: ReportFormat
+  /// Whether remaining manual work makes the run fail (exit code 4).
+  public var strict: Bool
 
   /// Creates a runner; the defaults match the command line's defaults.
-  public init(migrator: Migrator = Migrator(), mode: Mode = .dryRun, format: ReportFormat = .text) {
+  public init(migrator: Migrator = Migrator(), mode: Mode = .dryRun, format: ReportFormat = .text, strict: Bool = false) {
     self.migrator = migrator
     self.mode = mode
     self.format = format
+    self.strict = strict
+  }
+
+  /// One line for people: `tracking-migrate: 3 files, 12 sites: 9 converted, 1 kept, 2 reported, 0 unhandled`.
+  static func summaryLine(_ summary: MigrationSummary) -> String {
+    let total = summary.total
+    var line = "tracking-migrate: \(summary.files) files, \(total.sites) sites: \(total.converted) converted, "
+      + "\(total.kept) kept, \(total.reported) reported, \(total.unhandled) unhandled"
+    if summary.unparsedFiles > 0 { line += " (\(summary.unparsedFiles) files not parsed)" }
+    return line + "\n"
   }
 
   /// Migrates the Swift files at `paths` (files or directories).
@@ -102,8 +118,9 @@ public struct MigrationRunner: Sendable {
     case .text:
       if mode != .write {
         for file in result.changedFiles {
-          // Relative paths get git-style `a/`/`b/` prefixes (apply with `patch -p1`);
-          // absolute paths are used as they are (`patch -p0`).
+          // Relative paths get git-style `a/`/`b/` prefixes: apply with `patch -p1`
+          // where the tool ran. Absolute paths are used as they are: GNU patch
+          // refuses absolute names, so apply with `patch -p1 -d /`.
           let absolute = file.path.hasPrefix("/")
           output += UnifiedDiff.diff(
             old: file.original, new: file.migrated,
@@ -111,7 +128,7 @@ public struct MigrationRunner: Sendable {
             newName: absolute ? file.path : "b/\(file.path)")
         }
       }
-      errors = result.findings.map { $0.compilerStyle + "\n" }.joined() + errors
+      errors = result.findings.map { $0.compilerStyle + "\n" }.joined() + errors + Self.summaryLine(result.summary)
     case .json:
       output = JSONReport(result: result).encoded()
     }
@@ -121,6 +138,8 @@ public struct MigrationRunner: Sendable {
         .ioFailure
       } else if !result.unparsedFiles.isEmpty {
         .parseFailure
+      } else if strict && result.needsManualWork {
+        .manualWorkRemains
       } else if mode == .check && !result.changedFiles.isEmpty {
         .changesNeeded
       } else {

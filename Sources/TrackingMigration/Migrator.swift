@@ -49,21 +49,53 @@ public struct Migrator: Sendable {
         findings.append([])
       }
     }
+    index.finish()
 
     var outcomes: [FileOutcome] = []
+    var summary = MigrationSummary()
+    summary.files = sources.count
     for (position, source) in sources.enumerated() {
       guard let tree = trees[position] else {
+        summary.unparsedFiles += 1
         outcomes.append(FileOutcome(path: source.path, original: source.text, migrated: source.text, isParsed: false))
         continue
       }
       let context = FileContext(path: source.path, tree: tree, index: index, target: target)
       FileMigrator.run(on: tree, context: context)
       if lints { LintRules.run(on: tree, context: context) }
-      let migrated = context.edits.applied(to: source.text)
-      findings[position].append(contentsOf: context.findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+      var migrated = context.edits.applied(to: source.text)
+      if migrated != source.text, let error = Self.firstSyntaxError(in: Parser.parse(source: migrated), path: source.path) {
+        // A bug in a rule: keep the file as it was, and count all its sites as reported.
+        context.report(
+          .error, .internalError, at: tree, covering: tree,
+          "the migrated text would not parse (\(error.message)); the file was left unchanged: please report this")
+        migrated = source.text
+      }
+      Self.account(for: SiteScanner.sites(in: tree, index: index), in: context, into: &summary)
+      let fileFindings = context.findings
+      findings[position].append(contentsOf: fileFindings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
       outcomes.append(FileOutcome(path: source.path, original: source.text, migrated: migrated, isParsed: true))
     }
-    return MigrationResult(files: outcomes, findings: findings.flatMap { $0 })
+    return MigrationResult(files: outcomes, findings: findings.flatMap { $0 }, summary: summary)
+  }
+
+  /// Sorts every site of a file into converted, reported or unhandled, and reports
+  /// the unhandled ones so that none is dropped silently.
+  static func account(for sites: [Site], in context: FileContext, into summary: inout MigrationSummary) {
+    for site in sites {
+      if context.isReported(site.offset) {
+        summary.add(site.kind, .reported)
+      } else if context.convertedSites.contains(site.offset) {
+        summary.add(site.kind, .converted)
+      } else if context.keptSites.contains(site.offset) {
+        summary.add(site.kind, .kept)
+      } else {
+        summary.add(site.kind, .unhandled)
+        context.report(
+          .warning, .unhandledSite, at: AbsolutePosition(utf8Offset: site.offset),
+          "the migration did not handle this \(site.kind.description); check it by hand (and please report it)")
+      }
+    }
   }
 
   /// The first syntax error of `tree`, as a finding, or `nil` if it parses cleanly.

@@ -14,10 +14,19 @@ import SwiftSyntax
 enum ModelMigration {
   static func migrate(_ node: ClassDeclSyntax, in context: FileContext) {
     let name = node.name.text
+    let index = context.index
     let inheritedTypes = node.inheritanceClause?.inheritedTypes
     let conformanceIndex = inheritedTypes?.firstIndex { SyntaxQueries.isObservableObject($0.type) }
-    let isSubclass = conformanceIndex == nil && context.index.migratedSubclasses.contains(name)
-    guard conformanceIndex != nil || isSubclass else {
+    let viaProtocol = inheritedTypes?.contains {
+      SyntaxQueries.simpleName(of: $0.type).map(index.observableProtocols.contains) ?? false
+    } ?? false
+    let viaExtension = (index.extensionConformances[name] ?? []).contains {
+      SyntaxQueries.isObservableObjectName($0) || index.observableProtocols.contains($0)
+    }
+    let isSubclass =
+      conformanceIndex == nil && !viaProtocol && !viaExtension
+      && (inheritedTypes?.first.flatMap { SyntaxQueries.simpleName(of: $0.type) }.map(index.isMigrated) ?? false)
+    guard conformanceIndex != nil || viaProtocol || viaExtension || isSubclass else {
       reportUnmigratedPublished(in: node, context: context)
       return
     }
@@ -25,19 +34,20 @@ enum ModelMigration {
     if SyntaxQueries.attribute(in: node.attributes, named: observationMacroNames) == nil {
       context.insert("@\(context.target.macroName) ", before: node)
     }
-    if let inheritedTypes, let conformanceIndex {
-      removeConformance(at: conformanceIndex, from: inheritedTypes, clause: node.inheritanceClause!, in: context)
+    if let inheritedTypes, let conformanceIndex, let clause = node.inheritanceClause {
+      InheritanceEditing.remove(at: conformanceIndex, from: inheritedTypes, clause: clause, in: context)
+      context.converted(inheritedTypes[conformanceIndex].type)
     }
     if isSubclass {
       context.report(
         .note, .migratedSubclass, at: node.name,
         "'\(name)' inherits from a migrated ObservableObject class; added @\(context.target.macroName) so its own properties are observed")
     }
-    for member in node.memberBlock.members {
-      if let variable = member.decl.as(VariableDeclSyntax.self) {
-        migrateProperty(variable, in: context)
-      }
+    // Members inside `#if` are migrated too, in every clause.
+    for variable in SyntaxQueries.variableMembers(of: node.memberBlock) {
+      ModelPropertyMigration.migrate(variable, of: name, in: context)
     }
+    CodableMigration.migrate(node, in: context)
     context.needsMacroImport = true
   }
 
@@ -46,56 +56,12 @@ enum ModelMigration {
   /// another module) is left alone, and reported.
   private static func reportUnmigratedPublished(in node: ClassDeclSyntax, context: FileContext) {
     guard !context.index.macroObservableClasses.contains(node.name.text) else { return }
-    let hasPublished = node.memberBlock.members.contains {
-      guard let variable = $0.decl.as(VariableDeclSyntax.self) else { return false }
-      return SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) != nil
+    let hasPublished = SyntaxQueries.variableMembers(of: node.memberBlock).contains {
+      SyntaxQueries.attribute(in: $0.attributes, named: ["Published"]) != nil
     }
     guard hasPublished else { return }
     context.report(
-      .warning, .unknownType, at: node.name,
-      "'\(node.name.text)' has @Published properties but no ObservableObject conformance was found among the inputs (it may come from a superclass in another module); left unchanged")
-  }
-
-  /// Removes one entry of an inheritance clause, fixing commas and the colon.
-  private static func removeConformance(
-    at position: InheritedTypeListSyntax.Index,
-    from list: InheritedTypeListSyntax,
-    clause: InheritanceClauseSyntax,
-    in context: FileContext
-  ) {
-    let element = list[position]
-    if list.count == 1 {
-      // `class X: ObservableObject {` → `class X {`: the colon goes too.
-      context.remove(context.trimmedRange(of: clause))
-    } else if list.index(after: position) != list.endIndex {
-      // First or middle: remove `ObservableObject,` (the element owns its comma).
-      context.remove(element)
-    } else {
-      // Last: remove the previous element's comma through this element.
-      let previous = list[list.index(before: position)]
-      guard let comma = previous.trailingComma else { return }
-      let start = comma.positionAfterSkippingLeadingTrivia.utf8Offset
-      let end = element.endPositionBeforeTrailingTrivia.utf8Offset
-      context.remove(start..<end)
-    }
-  }
-
-  private static func migrateProperty(_ variable: VariableDeclSyntax, in context: FileContext) {
-    if let published = SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) {
-      context.remove(published)
-      return
-    }
-    let ignoreNames: Set<String> = ["TrackingIgnored", "ObservationIgnored"]
-    guard variable.bindingSpecifier.tokenKind == .keyword(.var),
-      !SyntaxQueries.isTypeMember(variable.modifiers),
-      SyntaxQueries.attribute(in: variable.attributes, named: ignoreNames) == nil,
-      variable.bindings.allSatisfy(SyntaxQueries.isStored)
-    else { return }
-    let attribute = context.target.ignoredAttributeName
-    context.insert("@\(attribute) ", before: variable)
-    let names = variable.bindings.compactMap(SyntaxQueries.boundName).joined(separator: "', '")
-    context.report(
-      .note, .ignoredProperty, at: variable,
-      "'\(names)' was not @Published, so changes to it did not update views; marked @\(attribute) to keep that behaviour (remove the attribute if it should be observed)")
+      .note, .unknownType, at: node.name,
+      "'\(node.name.text)' has @Published properties but no ObservableObject conformance was found among the inputs, so it is left unchanged (its $ publishers keep working); if a superclass in another module makes it an ObservableObject, migrate that module first")
   }
 }

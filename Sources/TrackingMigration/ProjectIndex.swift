@@ -7,156 +7,307 @@ import SwiftSyntax
 /// declaring `class Book: ObservableObject` is part of the same run. Types that
 /// are not found here are treated conservatively (left alone and reported),
 /// because they may be `ObservableObject`s from another module.
+///
+/// ``IndexCollector`` records what each file says; ``finish()`` then derives the
+/// whole-program sets (which protocols refine `ObservableObject`, which classes
+/// are migrated) once, before the rewrite pass.
 struct ProjectIndex: Sendable {
-  /// Classes declaring `ObservableObject` conformance in their own declaration.
-  var observableObjectClasses: Set<String> = []
+  // MARK: Recorded per file
+
+  /// Inherited type names of each class declaration, in order (the first
+  /// declaration of a name wins: used for superclasses).
+  var classInheritance: [String: [String]] = [:]
+  /// Inherited type names of every class declaration of a name. Nested classes are
+  /// known by their simple name, so two `Coordinator` classes share an entry: a name
+  /// is migrated if any of its classes conforms, so that a second run sees the same.
+  var classConformances: [String: Set<String>] = [:]
+  /// Types added by extensions, by extended type name.
+  var extensionConformances: [String: Set<String>] = [:]
+  /// Inherited type names of each protocol declaration.
+  var protocolInheritance: [String: [String]] = [:]
   /// Classes that already use an observation macro (`@Trackable`/`@Observable`),
   /// e.g. from an earlier run on part of the project.
   var macroObservableClasses: Set<String> = []
-  /// Direct superclass (first inherited type) of every class, by class name.
-  var superclassByClass: [String: String] = [:]
   /// Names of `@Published` properties, by declaring class.
   var publishedPropertiesByClass: [String: Set<String>] = [:]
+  /// Names of `@Published` properties declared with an initial value, by class.
+  var initializedPublishedByClass: [String: Set<String>] = [:]
   /// Identifiers used as `$name` inside each type (including its extensions).
   var dollarReferencesByType: [String: Set<String>] = [:]
-  /// Types held in `@State` or `@StateObject` properties anywhere.
+  /// Types read with `@EnvironmentObject` anywhere.
+  var environmentObjectTypes: Set<String> = []
+  /// Types held in `@State` or `@StateObject` properties that create their value
+  /// whenever the view is initialized (not those that start as `nil`).
   var stateHeldTypes: Set<String> = []
-  /// Property name → type name, by declaring type (annotation or `T()` initializer).
+  /// Property name → type name, by declaring type (annotation or `T()` initializer);
+  /// the key `""` holds global variables.
   var propertyTypesByType: [String: [String: String]] = [:]
+  /// Property name → initial value, for properties whose type is not written
+  /// (`var x = Model.shared`), by declaring type: resolved when asked.
+  var propertyInitializersByType: [String: [String: ExprSyntax]] = [:]
+  /// Properties whose wrapper storage an initializer of the type assigns
+  /// (`_model = StateObject(wrappedValue: …)`), by type.
+  var assignedWrapperStorageByType: [String: Set<String>] = [:]
+  /// Functions that return the generic type of one of their arguments
+  /// (`func configure<T>(_ value: T, …) -> T`): the argument's position, by name.
+  var passthroughArgumentByFunction: [String: Int] = [:]
+  /// Function base name → simple return type name, by declaring type (`""`: global).
+  var functionReturnTypesByType: [String: [String: String]] = [:]
+  /// Property name → property wrapper name (`StateObject`, `EnvironmentObject`, …),
+  /// by declaring type, for the wrappers the migration cares about.
+  var wrappedPropertiesByType: [String: [String: String]] = [:]
+  /// Generic parameter → names of the protocols it is constrained to, by declaring type.
+  var genericConstraintsByType: [String: [String: Set<String>]] = [:]
+  /// Every type name declared in the inputs (classes, structs, enums, protocols,
+  /// actors, type aliases, generic parameters): a name that is not here comes from
+  /// another module.
+  var declaredTypes: Set<String> = []
   /// Types declared (or extended) as conforming to SwiftUI's `View` or `Scene`,
   /// whose code runs under SwiftUI's observation tracking.
   var viewTypes: Set<String> = []
+  /// Stored instance `var`s of every type (classes, structs, enums' extensions…).
+  var storedVarsByType: [String: Set<String>] = [:]
+  /// Properties marked `@TrackingIgnored` or `@ObservationIgnored`, by type.
+  var ignoredPropertiesByType: [String: Set<String>] = [:]
+  /// Stored instance `var`s of each class (members inside `#if` included).
+  var storedPropertiesByClass: [String: Set<String>] = [:]
+  /// Names written where a class announces changes by hand (`objectWillChange.send()`
+  /// in a property observer or a method), by class: those that are stored
+  /// properties become tracked, since views updated when they changed.
+  var announcedNamesByClass: [String: Set<String>] = [:]
+  /// Side effect and calls to sibling methods of each function, by type and name
+  /// (`init` for initializers).
+  var functionFactsByType: [String: [String: FunctionFacts]] = [:]
 
+  // MARK: Derived by finish()
+
+  /// Protocols that refine `ObservableObject`, directly or through each other.
+  private(set) var observableProtocols: Set<String> = []
+  /// Classes declaring `ObservableObject` conformance, directly, through a
+  /// protocol that refines it, or in an extension.
+  private(set) var observableObjectClasses: Set<String> = []
   /// Classes that inherit, directly or not, from a class in
   /// ``observableObjectClasses`` without declaring the conformance themselves.
-  var migratedSubclasses: Set<String> {
+  private(set) var migratedSubclasses: Set<String> = []
+  /// Every class that is (or becomes) macro-observable after this run.
+  private(set) var observableTypes: Set<String> = []
+  /// Every formerly `@Published` property name in the project.
+  private(set) var allPublishedProperties: Set<String> = []
+  /// Stored properties of each class announced by hand in the class or a subclass.
+  private(set) var announcedPropertiesByClass: [String: Set<String>] = [:]
+  /// What an initializer of each type does that outlives the call (a task, a
+  /// subscription, a timer…), directly or through methods of its own it calls.
+  private(set) var initializerSideEffectsByType: [String: String] = [:]
+
+  /// Stored properties of `className` whose changes were announced by hand, so
+  /// that they must stay observable after migration.
+  func announcedProperties(of className: String) -> Set<String> {
+    announcedPropertiesByClass[className] ?? []
+  }
+
+  /// Stored instance `var`s of `className`, including inherited ones.
+  func storedProperties(visibleIn className: String) -> Set<String> {
     var result: Set<String> = []
-    var changed = true
-    while changed {
-      changed = false
-      for (name, superclass) in superclassByClass
-      where !result.contains(name) && !observableObjectClasses.contains(name)
-        && (observableObjectClasses.contains(superclass) || result.contains(superclass))
-      {
-        result.insert(name)
-        changed = true
-      }
-    }
+    forEachAncestor(of: className) { result.formUnion(storedPropertiesByClass[$0] ?? []) }
     return result
   }
 
-  /// Every class that is (or becomes) macro-observable after this run.
-  var observableTypes: Set<String> {
-    observableObjectClasses.union(migratedSubclasses).union(macroObservableClasses)
+  /// Whether `className` is migrated by this run (declares the conformance or
+  /// inherits from a class that does).
+  func isMigrated(_ className: String) -> Bool {
+    observableObjectClasses.contains(className) || migratedSubclasses.contains(className)
   }
 
-  /// Every formerly `@Published` property name in the project.
-  var allPublishedProperties: Set<String> {
-    publishedPropertiesByClass.values.reduce(into: []) { $0.formUnion($1) }
+  /// Direct superclass (first inherited type, when it is a class) by class name.
+  func superclass(of className: String) -> String? {
+    guard let first = classInheritance[className]?.first, classInheritance[first] != nil else { return nil }
+    return first
   }
 
   /// `@Published` properties visible in `className`, including inherited ones.
   func publishedProperties(visibleIn className: String) -> Set<String> {
     var result: Set<String> = []
+    forEachAncestor(of: className) { result.formUnion(publishedPropertiesByClass[$0] ?? []) }
+    return result
+  }
+
+  /// The type of property `name` of `typeName`, looking through superclasses.
+  func propertyType(_ name: String, of typeName: String, depth: Int = 0) -> String? {
+    var found: String?
+    forEachAncestor(of: typeName) { if found == nil { found = propertyTypesByType[$0]?[name] } }
+    if found == nil {
+      var initializer: ExprSyntax?
+      forEachAncestor(of: typeName) { if initializer == nil { initializer = propertyInitializersByType[$0]?[name] } }
+      if let initializer { found = ExpressionTypeResolver.typeName(of: initializer, index: self, depth: depth) }
+    }
+    return found
+  }
+
+  /// The return type of function `name` of `typeName` (or global, for `""`),
+  /// looking through superclasses.
+  func returnType(of name: String, in typeName: String) -> String? {
+    var found: String?
+    forEachAncestor(of: typeName) { if found == nil { found = functionReturnTypesByType[$0]?[name] } }
+    return found
+  }
+
+  /// The wrapper of property `name` declared in `typeName` (or a superclass).
+  func wrapper(of name: String, in typeName: String) -> String? {
+    var found: String?
+    forEachAncestor(of: typeName) { if found == nil { found = wrappedPropertiesByType[$0]?[name] } }
+    return found
+  }
+
+  /// Whether `name`, seen inside `ownerType`, is a generic parameter constrained to
+  /// a protocol that refines `ObservableObject` (and so stands for migrated classes).
+  func isObservableGenericParameter(_ name: String, in ownerType: String?) -> Bool {
+    guard let ownerType, let constraints = genericConstraintsByType[ownerType]?[name] else { return false }
+    return !constraints.isDisjoint(with: observableProtocols)
+  }
+
+  /// Whether a type named as it is written in `ownerType` becomes macro-observable:
+  /// a migrated class, or a generic parameter constrained to a migrated protocol.
+  func isObservable(_ typeName: String, in ownerType: String?) -> Bool {
+    observableTypes.contains(typeName) || isObservableGenericParameter(typeName, in: ownerType)
+  }
+
+  private func forEachAncestor(of className: String, _ body: (String) -> Void) {
     var current: String? = className
     var visited: Set<String> = []
     while let name = current, visited.insert(name).inserted {
-      result.formUnion(publishedPropertiesByClass[name] ?? [])
-      current = superclassByClass[name]
+      body(name)
+      current = superclass(of: name)
     }
-    return result
   }
+
+  // MARK: Building
 
   /// Adds the facts of one parsed file.
   mutating func add(_ tree: SourceFileSyntax) {
     let collector = IndexCollector(viewMode: .sourceAccurate)
     collector.walk(tree)
-    observableObjectClasses.formUnion(collector.index.observableObjectClasses)
-    macroObservableClasses.formUnion(collector.index.macroObservableClasses)
-    superclassByClass.merge(collector.index.superclassByClass) { old, _ in old }
-    publishedPropertiesByClass.merge(collector.index.publishedPropertiesByClass) { $0.union($1) }
-    dollarReferencesByType.merge(collector.index.dollarReferencesByType) { $0.union($1) }
-    stateHeldTypes.formUnion(collector.index.stateHeldTypes)
-    viewTypes.formUnion(collector.index.viewTypes)
-    propertyTypesByType.merge(collector.index.propertyTypesByType) { old, new in
-      old.merging(new) { first, _ in first }
+    let new = collector.index
+    classInheritance.merge(new.classInheritance) { old, _ in old }
+    classConformances.merge(new.classConformances) { $0.union($1) }
+    storedPropertiesByClass.merge(new.storedPropertiesByClass) { $0.union($1) }
+    storedVarsByType.merge(new.storedVarsByType) { $0.union($1) }
+    ignoredPropertiesByType.merge(new.ignoredPropertiesByType) { $0.union($1) }
+    announcedNamesByClass.merge(new.announcedNamesByClass) { $0.union($1) }
+    extensionConformances.merge(new.extensionConformances) { $0.union($1) }
+    protocolInheritance.merge(new.protocolInheritance) { old, _ in old }
+    macroObservableClasses.formUnion(new.macroObservableClasses)
+    publishedPropertiesByClass.merge(new.publishedPropertiesByClass) { $0.union($1) }
+    initializedPublishedByClass.merge(new.initializedPublishedByClass) { $0.union($1) }
+    dollarReferencesByType.merge(new.dollarReferencesByType) { $0.union($1) }
+    stateHeldTypes.formUnion(new.stateHeldTypes)
+    environmentObjectTypes.formUnion(new.environmentObjectTypes)
+    viewTypes.formUnion(new.viewTypes)
+    declaredTypes.formUnion(new.declaredTypes)
+    for (type, functions) in new.functionFactsByType {
+      functionFactsByType[type, default: [:]].merge(functions) { old, new in
+        var merged = old
+        merged.add(new)
+        return merged
+      }
+    }
+    for (type, members) in new.propertyTypesByType {
+      propertyTypesByType[type, default: [:]].merge(members) { old, _ in old }
+    }
+    for (type, members) in new.propertyInitializersByType {
+      propertyInitializersByType[type, default: [:]].merge(members) { old, _ in old }
+    }
+    assignedWrapperStorageByType.merge(new.assignedWrapperStorageByType) { $0.union($1) }
+    passthroughArgumentByFunction.merge(new.passthroughArgumentByFunction) { old, _ in old }
+    for (type, members) in new.functionReturnTypesByType {
+      functionReturnTypesByType[type, default: [:]].merge(members) { old, _ in old }
+    }
+    for (type, members) in new.wrappedPropertiesByType {
+      wrappedPropertiesByType[type, default: [:]].merge(members) { old, _ in old }
+    }
+    for (type, parameters) in new.genericConstraintsByType {
+      genericConstraintsByType[type, default: [:]].merge(parameters) { $0.union($1) }
     }
   }
-}
 
-/// Walks one file and records what ``ProjectIndex`` needs.
-private final class IndexCollector: SyntaxVisitor {
-  var index = ProjectIndex()
-
-  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-    let name = node.name.text
-    let inherited = node.inheritanceClause?.inheritedTypes ?? []
-    if inherited.contains(where: { SyntaxQueries.isObservableObject($0.type) }) {
-      index.observableObjectClasses.insert(name)
-    }
-    if let first = inherited.first, !SyntaxQueries.isObservableObject(first.type),
-      let superclass = SyntaxQueries.simpleName(of: first.type)
-    {
-      index.superclassByClass[name] = superclass
-    }
-    if SyntaxQueries.attribute(in: node.attributes, named: observationMacroNames) != nil {
-      index.macroObservableClasses.insert(name)
-    }
-    for member in node.memberBlock.members {
-      guard let variable = member.decl.as(VariableDeclSyntax.self),
-        SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) != nil
-      else { continue }
-      for binding in variable.bindings {
-        if let property = SyntaxQueries.boundName(of: binding) {
-          index.publishedPropertiesByClass[name, default: []].insert(property)
+  /// Derives the whole-program sets; call once after the last ``add(_:)``.
+  mutating func finish() {
+    var protocols: Set<String> = []
+    var changed = true
+    while changed {
+      changed = false
+      for (name, parents) in protocolInheritance where !protocols.contains(name) {
+        if parents.contains(where: { SyntaxQueries.isObservableObjectName($0) || protocols.contains($0) }) {
+          protocols.insert(name)
+          changed = true
         }
       }
     }
-    return .visitChildren
-  }
+    observableProtocols = protocols
 
-  override func visitPost(_ node: StructDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
-  override func visitPost(_ node: ClassDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
-  override func visitPost(_ node: EnumDeclSyntax) { recordView(node.name.text, node.inheritanceClause) }
-  override func visitPost(_ node: ExtensionDeclSyntax) {
-    if let name = SyntaxQueries.simpleName(of: node.extendedType) { recordView(name, node.inheritanceClause) }
-  }
-
-  private func recordView(_ name: String, _ clause: InheritanceClauseSyntax?) {
-    let viewProtocols: Set<String> = ["View", "Scene"]
-    if clause?.inheritedTypes.contains(where: { viewProtocols.contains(SyntaxQueries.simpleName(of: $0.type) ?? "") }) == true {
-      index.viewTypes.insert(name)
+    func conformsDirectly(_ names: some Sequence<String>) -> Bool {
+      names.contains { SyntaxQueries.isObservableObjectName($0) || protocols.contains($0) }
     }
-  }
+    var classes: Set<String> = []
+    for (name, inherited) in classConformances
+    where conformsDirectly(inherited) || conformsDirectly(extensionConformances[name] ?? []) {
+      classes.insert(name)
+    }
+    observableObjectClasses = classes
 
-  override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-    let holdsState =
-      SyntaxQueries.attribute(in: node.attributes, named: ["State", "StateObject"]) != nil
-    let owner = SyntaxQueries.enclosingTypeName(of: node)
-    for binding in node.bindings {
-      guard let type = SyntaxQueries.declaredTypeName(of: binding) else { continue }
-      if holdsState { index.stateHeldTypes.insert(type) }
-      if let owner, let property = SyntaxQueries.boundName(of: binding),
-        isMemberOfType(node)
-      {
-        index.propertyTypesByType[owner, default: [:]][property] = type
+    var subclasses: Set<String> = []
+    changed = true
+    while changed {
+      changed = false
+      for name in classInheritance.keys where !subclasses.contains(name) && !classes.contains(name) {
+        if let parent = superclass(of: name), classes.contains(parent) || subclasses.contains(parent) {
+          subclasses.insert(name)
+          changed = true
+        }
       }
     }
-    return .visitChildren
+    migratedSubclasses = subclasses
+    observableTypes = classes.union(subclasses).union(macroObservableClasses)
+    // Only migrated classes lose their publishers; a class that is not an
+    // ObservableObject keeps its @Published properties and their `$` publishers.
+    allPublishedProperties = publishedPropertiesByClass.filter { observableTypes.contains($0.key) }.values
+      .reduce(into: []) { $0.formUnion($1) }
+    for (name, names) in announcedNamesByClass {
+      forEachAncestor(of: name) { ancestor in
+        let stored = names.intersection(storedPropertiesByClass[ancestor] ?? [])
+        if !stored.isEmpty { announcedPropertiesByClass[ancestor, default: []].formUnion(stored) }
+      }
+    }
+    for type in functionFactsByType.keys {
+      if let effect = sideEffect(of: "init", in: type) { initializerSideEffectsByType[type] = effect }
+    }
   }
 
-  override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-    let text = node.baseName.text
-    guard text.hasPrefix("$"), text.count > 1,
-      let first = text.dropFirst().first, !first.isNumber,
-      let owner = SyntaxQueries.enclosingTypeName(of: node)
-    else { return .visitChildren }
-    index.dollarReferencesByType[owner, default: []].insert(String(text.dropFirst()))
-    return .visitChildren
-  }
-
-  /// Whether a variable is a member of a type (not a local in a function).
-  private func isMemberOfType(_ node: VariableDeclSyntax) -> Bool {
-    node.parent?.is(MemberBlockItemSyntax.self) ?? false
+  /// What `function` of `type` (or a method it calls on `self`, or a superclass
+  /// initializer) does that outlives the call, described for a finding.
+  private func sideEffect(of function: String, in type: String) -> String? {
+    var visited: Set<String> = []
+    func search(_ function: String, _ type: String, via path: [String]) -> String? {
+      guard visited.insert("\(type).\(function)").inserted else { return nil }
+      var owner: String? = type
+      while let current = owner {
+        if let facts = functionFactsByType[current]?[function] {
+          if let effect = facts.sideEffect {
+            return path.isEmpty ? effect : "calls \(path.joined(separator: " → ")), which \(effect)"
+          }
+          for call in facts.calls.sorted() where call != function {
+            if let found = search(call, type, via: path + ["\(call)()"]) { return found }
+          }
+          if function == "init", let parent = superclass(of: current),
+            let found = search("init", parent, via: path + ["\(parent).init"])
+          {
+            return found
+          }
+          return nil
+        }
+        owner = superclass(of: current)
+      }
+      return nil
+    }
+    return search(function, type, via: [])
   }
 }

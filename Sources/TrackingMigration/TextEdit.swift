@@ -7,9 +7,12 @@ struct TextEdit: Hashable, Sendable {
   /// UTF-8 offsets into the original text.
   var range: Range<Int>
   var replacement: String
+  /// Among edits at the same offset, lower ranks apply first (imports go before a
+  /// declaration's new attribute); equal ranks keep the order they were made in.
+  var rank = 0
 
-  static func insert(_ text: String, at offset: Int) -> TextEdit {
-    TextEdit(range: offset..<offset, replacement: text)
+  static func insert(_ text: String, at offset: Int, rank: Int = 0) -> TextEdit {
+    TextEdit(range: offset..<offset, replacement: text, rank: rank)
   }
 
   static func delete(_ range: Range<Int>) -> TextEdit {
@@ -24,9 +27,7 @@ extension Array where Element == TextEdit {
   /// corrupting user code; insertions at the same offset keep their order.
   func applied(to text: String) -> String {
     let ordered = self.enumerated().sorted { a, b in
-      a.element.range.lowerBound != b.element.range.lowerBound
-        ? a.element.range.lowerBound < b.element.range.lowerBound
-        : a.offset < b.offset
+      (a.element.range.lowerBound, a.element.rank, a.offset) < (b.element.range.lowerBound, b.element.rank, b.offset)
     }.map(\.element)
     let bytes = [UInt8](text.utf8)
     var output: [UInt8] = []

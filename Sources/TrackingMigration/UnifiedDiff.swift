@@ -55,7 +55,7 @@ public enum UnifiedDiff {
       }
     }
 
-    var output = "--- \(oldName)\n+++ \(newName)\n"
+    var output = "--- \(headerName(oldName))\n+++ \(headerName(newName))\n"
     for group in groups {
       let start = max(0, group.lowerBound - context)
       let end = min(operations.count, group.upperBound + context + 1)
@@ -80,6 +80,13 @@ public enum UnifiedDiff {
       output += "@@ -\(range(oldStart, oldCount)) +\(range(newStart, newCount)) @@\n" + body
     }
     return output
+  }
+
+  /// A file name as a header shows it. `patch` reads a name up to the first tab, or
+  /// up to the first space when there is no tab; so a name with a space gets a
+  /// trailing tab, as `git diff` writes it.
+  static func headerName(_ name: String) -> String {
+    name.contains(" ") ? name + "\t" : name
   }
 
   private static func range(_ start: Int, _ count: Int) -> String {

@@ -11,54 +11,80 @@ import SwiftSyntax
 /// | `.environmentObject(x)`              | `.environment(x)`                       |
 ///
 /// Each rewrite happens only when the object's type is a class that this run
-/// migrates (or that already uses an observation macro). Otherwise the code
-/// is left as is and an `unknown-type` warning is reported: the type may be an
-/// `ObservableObject` declared in another module, for which the old wrappers
-/// are still correct.
+/// migrates (or that already uses an observation macro), found from the
+/// declaration's annotation or from its initial value (`Model.shared`,
+/// `store.session`, see ``ExpressionTypeResolver``). Otherwise the code is left as
+/// is and an `unknown-type` warning is reported: the type may be an
+/// `ObservableObject` declared in another module, for which the old wrappers are
+/// still correct.
+///
+/// A generic parameter constrained to a protocol that refined `ObservableObject`
+/// stands for migrated classes: `@StateObject` and `@ObservedObject` are migrated;
+/// `@EnvironmentObject`, `environmentObject(_:)` and `$x` bindings need SwiftUI's
+/// `Observable`, which such a protocol does not promise, and are reported.
 enum ViewMigration {
   static let wrapperNames: Set<String> = ["StateObject", "EnvironmentObject", "ObservedObject"]
 
   static func migrate(_ variable: VariableDeclSyntax, in context: FileContext) {
-    guard let attribute = SyntaxQueries.attribute(in: variable.attributes, named: wrapperNames)
-    else { return }
+    guard let attribute = SyntaxQueries.attribute(in: variable.attributes, named: wrapperNames) else { return }
     let wrapper = SyntaxQueries.name(of: attribute)
+    let index = context.index
     guard variable.bindings.count == 1, let binding = variable.bindings.first,
       let property = SyntaxQueries.boundName(of: binding)
     else {
       context.report(.warning, .unknownType, at: attribute, "@\(wrapper) with several bindings is not migrated; split the declaration")
       return
     }
-    guard let typeName = SyntaxQueries.declaredTypeName(of: binding) else {
+    let owner = SyntaxQueries.enclosingTypeName(of: variable)
+    guard
+      let typeName = SyntaxQueries.declaredTypeName(of: binding)
+        ?? binding.initializer.flatMap({ ExpressionTypeResolver.typeName(of: $0.value, index: index) })
+    else {
       context.report(
         .warning, .unknownType, at: attribute,
         "cannot determine the type of '\(property)'; @\(wrapper) left unchanged (add a type annotation and run again)")
       return
     }
-    guard context.index.observableTypes.contains(typeName) else {
-      context.report(
-        .warning, .unknownType, at: attribute,
-        "'\(typeName)' was not found as an ObservableObject class in the parsed inputs (it may be declared in another module); @\(wrapper) left unchanged")
+    let isGeneric = !index.observableTypes.contains(typeName) && index.isObservableGenericParameter(typeName, in: owner)
+    guard index.observableTypes.contains(typeName) || isGeneric else {
+      External.keep(typeName, "@\(wrapper)", at: attribute, in: context)
       return
     }
 
     switch wrapper {
     case "StateObject":
       context.replace(attribute.attributeName, with: "State")
+      context.converted(attribute)
+      // Without an initial value, the view's initializer supplies it: an explicit
+      // `_x = StateObject(wrappedValue:)` is checked there; a memberwise one here.
+      let assignedInInit = owner.map { index.assignedWrapperStorageByType[$0]?.contains(property) ?? false } ?? false
+      if binding.initializer != nil || !assignedInInit {
+        StateCreation.check(typeName, createdBy: binding.initializer?.value, at: attribute, in: context)
+      }
     case "EnvironmentObject":
-      guard let annotation = binding.typeAnnotation else {
-        context.report(.warning, .unknownType, at: attribute, "@EnvironmentObject without a type annotation left unchanged")
+      guard !isGeneric, let annotation = binding.typeAnnotation else {
+        context.report(
+          .warning, .unknownType, at: attribute,
+          "'\(typeName)' is a generic parameter: @Environment(\(typeName).self) needs it to be Observable; add 'Observable' to its constraint (or to the protocol it requires), then use @Environment(\(typeName).self)")
         return
       }
       context.replace(attribute, with: "@Environment(\(annotation.type.trimmedDescription).self)")
       context.remove(context.trimmedRange(of: annotation))
+      context.converted(attribute)
     default:
-      let owner = SyntaxQueries.enclosingTypeName(of: variable)
-      let usesBindings = owner.map { context.index.dollarReferencesByType[$0]?.contains(property) ?? false } ?? false
+      let usesBindings = owner.map { index.dollarReferencesByType[$0]?.contains(property) ?? false } ?? false
+      if usesBindings && isGeneric {
+        context.report(
+          .warning, .unknownType, at: attribute,
+          "'$\(property)' bindings need @Bindable, which needs '\(typeName)' to be Observable; add 'Observable' to its constraint (or to the protocol it requires), then use @Bindable")
+        return
+      }
       if usesBindings {
         context.replace(attribute.attributeName, with: "Bindable")
       } else {
         context.remove(attribute)
       }
+      context.converted(attribute)
     }
   }
 
@@ -68,83 +94,68 @@ enum ViewMigration {
       member.declName.baseName.text == "environmentObject",
       call.arguments.count == 1, let argument = call.arguments.first, argument.label == nil
     else { return }
-    guard let typeName = ExpressionTypeResolver.typeName(of: argument.expression, index: context.index) else {
+    let index = context.index
+    guard let typeName = ExpressionTypeResolver.typeName(of: argument.expression, index: index) else {
+      let readers = index.environmentObjectTypes.intersection(index.observableTypes).sorted()
+      let hint =
+        readers.isEmpty
+        ? ""
+        : " If it is one of the migrated models read with @Environment (\(readers.prefix(4).joined(separator: ", "))\(readers.count > 4 ? ", …" : "")), use .environment(_:) instead: the readers now look it up by type, and would not find it."
       context.report(
         .warning, .unknownType, at: member.declName,
-        "cannot determine the type of '\(argument.expression.trimmedDescription)'; environmentObject(_:) left unchanged")
+        "cannot determine the type of '\(argument.expression.trimmedDescription)'; environmentObject(_:) left unchanged.\(hint)")
       return
     }
-    guard context.index.observableTypes.contains(typeName) else {
+    let owner = SyntaxQueries.enclosingTypeName(of: call)
+    if !index.observableTypes.contains(typeName), index.isObservableGenericParameter(typeName, in: owner) {
       context.report(
         .warning, .unknownType, at: member.declName,
-        "'\(typeName)' was not found as an ObservableObject class in the parsed inputs (it may be declared in another module); environmentObject(_:) left unchanged")
+        "'\(typeName)' is a generic parameter: .environment(_:) needs it to be Observable; add 'Observable' to its constraint (or to the protocol it requires), then use .environment(_:)")
+      return
+    }
+    guard index.observableTypes.contains(typeName) else {
+      External.keep(typeName, "environmentObject(_:)", at: member.declName, in: context)
       return
     }
     context.replace(member.declName, with: "environment")
+    context.converted(member.declName)
   }
 }
 
-/// Finds the static type of simple expressions by looking at nearby declarations.
-///
-/// Deliberately small: it understands `Type(...)`, and identifiers (optionally
-/// `self.`-qualified) declared as a local with an annotation or initializer, a
-/// function parameter, or a property of the enclosing type in any input file.
-/// Anything else yields `nil`, which callers treat conservatively.
-enum ExpressionTypeResolver {
-  static func typeName(of expression: ExprSyntax, index: ProjectIndex) -> String? {
-    if let constructed = SyntaxQueries.constructedTypeName(expression) { return constructed }
-    let name: String
-    if let reference = expression.as(DeclReferenceExprSyntax.self) {
-      name = reference.baseName.text
-    } else if let member = expression.as(MemberAccessExprSyntax.self),
-      member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
-    {
-      return propertyType(named: member.declName.baseName.text, around: expression, index: index)
+/// A wrapper whose object's type is not migrated by this run.
+enum External {
+  /// A type declared in none of the inputs comes from another module, so it is an
+  /// `ObservableObject` there (the code compiled) and its wrapper stays correct: the
+  /// site is kept, with a note. A type declared in the inputs that is not a migrated
+  /// class (a protocol, a type alias, a generic parameter) is reported.
+  static func keep(_ typeName: String, _ construct: String, at node: some SyntaxProtocol, in context: FileContext) {
+    if context.index.declaredTypes.contains(typeName) {
+      context.report(
+        .warning, .unknownType, at: node,
+        "'\(typeName)' is not a class this run migrates (a protocol, a type alias or a generic parameter?); \(construct) left unchanged: migrate it by hand if it stands for migrated models")
     } else {
-      return nil
+      context.kept(node)
+      context.report(
+        .note, .unknownType, at: node,
+        "'\(typeName)' is declared in another module, where it is an ObservableObject: \(construct) stays as it is (migrate that module, then run this again on both)")
     }
-    var current = expression.parent
-    while let node = current {
-      if let items = node.as(CodeBlockItemListSyntax.self),
-        let found = localType(named: name, in: items, before: expression.position)
-      {
-        return found
-      }
-      if let function = node.as(FunctionDeclSyntax.self),
-        let found = parameterType(named: name, in: function.signature.parameterClause)
-      {
-        return found
-      }
-      if let initializer = node.as(InitializerDeclSyntax.self),
-        let found = parameterType(named: name, in: initializer.signature.parameterClause)
-      {
-        return found
-      }
-      current = node.parent
-    }
-    return propertyType(named: name, around: expression, index: index)
   }
+}
 
-  private static func propertyType(named name: String, around node: some SyntaxProtocol, index: ProjectIndex) -> String? {
-    guard let owner = SyntaxQueries.enclosingTypeName(of: node) else { return nil }
-    return index.propertyTypesByType[owner]?[name]
-  }
-
-  private static func localType(named name: String, in items: CodeBlockItemListSyntax, before position: AbsolutePosition) -> String? {
-    var result: String?
-    for item in items where item.position < position {
-      guard let variable = item.item.as(VariableDeclSyntax.self) else { continue }
-      for binding in variable.bindings where SyntaxQueries.boundName(of: binding) == name {
-        result = SyntaxQueries.declaredTypeName(of: binding)
-      }
-    }
-    return result
-  }
-
-  private static func parameterType(named name: String, in clause: FunctionParameterClauseSyntax) -> String? {
-    for parameter in clause.parameters where (parameter.secondName ?? parameter.firstName).text == name {
-      return SyntaxQueries.simpleName(of: parameter.type)
-    }
-    return nil
+/// `@StateObject` created its object once per view identity (its initial value is
+/// an autoclosure); `@State` evaluates its initial value each time the view is
+/// created and keeps the first. An initializer that starts work (a task, a
+/// subscription, a timer) then starts it for every discarded instance too.
+enum StateCreation {
+  /// Reports when `typeName`'s initializer has side effects and `value` (the
+  /// expression now evaluated on every view initialization, or `nil` when the
+  /// view's own initializer supplies it) creates a new instance.
+  static func check(_ typeName: String, createdBy value: ExprSyntax?, at node: some SyntaxProtocol, in context: FileContext) {
+    guard let effect = context.index.initializerSideEffectsByType[typeName] else { return }
+    if let value, !value.is(FunctionCallExprSyntax.self) { return }  // `Model.shared`: no new instance.
+    let source = value.map { "'\($0.trimmedDescription)'" } ?? "the value the view's initializer receives"
+    context.report(
+      .warning, .stateInitSideEffects, at: node,
+      "'\(typeName)' is now held in @State, which evaluates \(source) each time the view is initialized and keeps only the first instance (@StateObject created it once); '\(typeName).init' \(effect), so every discarded instance does too. Create the object once (in the parent, or in .task { }), or move that work out of init")
   }
 }

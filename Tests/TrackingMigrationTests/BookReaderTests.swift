@@ -44,9 +44,11 @@ struct BookReaderTests {
     let result = Migrator().migrate(views)
     #expect(result.changedFiles.isEmpty)
     let unknown = result.findings(.unknownType)
-    // @StateObject, .environmentObject, @EnvironmentObject and two @ObservedObject.
+    // @StateObject, .environmentObject, @EnvironmentObject and two @ObservedObject:
+    // their types come from another module, where they are ObservableObjects.
     #expect(unknown.count == 5)
-    #expect(unknown.allSatisfy { $0.severity == .warning && $0.message.contains("another module") })
+    #expect(unknown.allSatisfy { $0.severity == .note && $0.message.contains("another module") })
+    #expect(result.summary.total.kept == 5)
   }
 
   @Test("A model already migrated in an earlier run still lets views migrate")

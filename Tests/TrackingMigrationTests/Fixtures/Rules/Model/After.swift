@@ -1,6 +1,7 @@
 import Combine
 import Foundation
 import Tracking
+import TrackingCombine
 
 // Settings model.
 @Trackable final class Settings: NSObject {
@@ -18,10 +19,10 @@ import Tracking
     var computed: Int { cache.count }
     static var shared = Settings()
     let name = "settings"
-    @TrackingIgnored private var cancellable: AnyCancellable?
+    private var cancellable: AnyCancellable?
 
     func bind() {
-        cancellable = $volume.sink { _ in }
+        cancellable = publisher(for: \.volume).prepend(volume).sink { _ in }
         objectWillChange.send()
     }
 }
