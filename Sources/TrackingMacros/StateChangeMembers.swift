@@ -17,8 +17,11 @@ enum StateChangeMembers {
     let owner = Names.state.qualifiedOwner
     let ids = declaration.numberedPropertyNames
 
-    let compared = fieldLines(declaration.memberBlock.members, ids: ids) { _, id, name in
-      "changes.field(\(id), of: fields, old._\(name), _\(name))"
+    // An `unowned` field is not loaded (its object may be gone): compared by its stamps.
+    let compared = fieldLines(declaration.memberBlock.members, ids: ids) { variable, id, name in
+      variable.isUnowned
+        ? "changes.field(\(id), of: fields)"
+        : "changes.field(\(id), of: fields, old._\(name), _\(name))"
     }
     // `fields` is unused when no field is compared in some configuration.
     let keepFields = compared.unconditional ? [] : ["_ = fields"]
@@ -32,9 +35,7 @@ enum StateChangeMembers {
       """
 
     // Object references (`weak`, `unowned`) hold no state value to claim.
-    let holdsState: (VariableDeclSyntax) -> Bool = { variable in
-      !variable.modifiers.contains { $0.name.tokenKind == .keyword(.weak) || $0.name.tokenKind == .keyword(.unowned) }
-    }
+    let holdsState: (VariableDeclSyntax) -> Bool = { !$0.isWeak && !$0.isUnowned }
     let claimed = fieldLines(declaration.memberBlock.members, ids: ids) { variable, _, name in
       holdsState(variable) ? "if !owner.claim(_\(name)) { return false }" : nil
     }

@@ -25,6 +25,12 @@ extension TrackedStatePropertyMacro: AccessorMacro {
       let id = TrackedPropertyMacro.propertyNumber(node)
     else { return [] }
     let registrar = Names.state.registrarVariable
+    // An `unowned` reference may point to a deallocated object, which must not be
+    // loaded: such a field is only stamped when written, never compared.
+    let noteWrite =
+      variable.isUnowned
+      ? "\(registrar).noteWrite(property: \(id))"
+      : "\(registrar).noteWrite(of: _\(name), property: \(id))"
     return [
       """
       @storageRestrictions(initializes: _\(name))
@@ -40,14 +46,14 @@ extension TrackedStatePropertyMacro: AccessorMacro {
       """,
       """
       set {
-        \(raw: registrar).noteWrite(of: _\(name), property: \(raw: id))
+        \(raw: noteWrite)
         _\(name) = newValue
       }
       """,
       """
       _modify {
         \(raw: registrar).access(Self.self, property: \(raw: id), name: "\(name)")
-        \(raw: registrar).noteWrite(of: _\(name), property: \(raw: id))
+        \(raw: noteWrite)
         yield &_\(name)
       }
       """,

@@ -12,6 +12,13 @@ extension StateChanges {
     if fields.wasWritten(id) && !StateBits.identical(old, new) { record(fields.observation, id) }
   }
 
+  /// Compares field `id`, an `unowned` reference, by its stamps only: changed if it
+  /// was written since the old value. (Loading it could trap: its object may be gone.)
+  @inlinable @inline(__always)
+  public mutating func field(_ id: Int, of fields: Fields) {
+    if fields.wasWritten(id) { record(fields.observation, id) }
+  }
+
   /// Compares an `Equatable` field with `==`.
   @inlinable @inline(__always)
   public mutating func field<Value: Equatable>(_ id: Int, of fields: Fields, _ old: Value, _ new: Value) {

@@ -106,6 +106,13 @@ extension StateRegistrar {
   @inlinable @inline(__always)
   public mutating func noteWrite<Value: StateIdentifiable & Equatable>(of value: Value, property id: Int) {}
 
+  /// Notes a write of field `id`, an `unowned` reference, which is compared by its
+  /// stamps only (loading it could trap, its object may be gone): a new stamp.
+  @inlinable @inline(__always)
+  public mutating func noteWrite(property id: Int) {
+    stamp(id)
+  }
+
   /// Gives field `id` a new stamp.
   @usableFromInline
   mutating func stamp(_ id: Int) {

@@ -38,6 +38,18 @@ struct Panel {
   var rows: [Row] = []
 }
 
+@TrackedState
+struct Links {
+  unowned var owner: Friend
+  var count = 0
+}
+
+@TrackedState
+struct Loadable<Value> {
+  var value: Value
+  var isLoading = false
+}
+
 /// How a store compares fields whose types it cannot compare, and what it skips.
 @Suite("Struct state comparisons")
 struct StateComparisonTests {
@@ -114,5 +126,39 @@ struct StateComparisonTests {
     store.mutate { $0.rows[500].label = "changed" }
     #expect(counter.count == 1)
     #expect(events.all == ["rows"])
+  }
+
+  /// An `unowned` field is compared by its writes and never loaded: its object may be
+  /// gone while the store compares the other fields.
+  @Test func anUnownedFieldIsComparedByItsWritesAndNeverLoaded() {
+    let log = EventLog()
+    var first: Friend? = Friend("first", log: log)
+    let store = StateStore(Links(owner: first!))
+    let events = Events()
+    withTracking { _ = store.count } onChange: { events("count") }
+    first = nil
+    #expect(log.events == ["deinit first"])
+    store.mutate { $0.count = 1 }  // compares every field; `owner`'s object is gone
+    #expect(events.all == ["count"])
+    let second = Friend("second")
+    store.owner = second
+    withTracking { _ = store.owner } onChange: { events("owner") }
+    let third = Friend("third")
+    store.owner = third
+    #expect(events.all == ["count", "owner"])
+    #expect(store.owner === third)
+    withExtendedLifetime(second) {}
+  }
+
+  /// A field of a generic type is compared as an incomparable one.
+  @Test func aGenericFieldNotifiesWhenWritten() {
+    let store = StateStore(Loadable(value: 1))
+    let events = Events()
+    withTracking { _ = store.value } onChange: { events("value") }
+    withTracking { _ = store.isLoading } onChange: { events("isLoading") }
+    store.mutate { $0.isLoading = true }
+    #expect(events.all == ["isLoading"])
+    store.mutate { $0.value = 2 }
+    #expect(events.all == ["isLoading", "value"])
   }
 }

@@ -176,6 +176,7 @@ struct StateCopyTests {
     var child = store.child
     child.value = 9
     child.value = 10
+    #expect(events.all.isEmpty)
     store.mutate { $0.child = child }
     #expect(events.all == ["child.value"])
     #expect(store.child.value == 10)
