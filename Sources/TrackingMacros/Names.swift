@@ -27,5 +27,7 @@ enum Names {
     static let qualifiedIdentity = "\(Names.module).StateIdentity"
     static let valueConformance = "\(Names.module).TrackedStateValue"
     static let identifiableConformance = "\(Names.module).StateIdentifiable"
+    static let qualifiedChanges = "\(Names.module).StateChanges"
+    static let qualifiedOwner = "\(Names.module).StateOwner"
   }
 }

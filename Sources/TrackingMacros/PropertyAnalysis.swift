@@ -18,6 +18,10 @@ extension VariableDeclSyntax {
 
   var isLazy: Bool { modifiers.contains { $0.name.tokenKind == .keyword(.lazy) } }
 
+  var isWeak: Bool { modifiers.contains { $0.name.tokenKind == .keyword(.weak) } }
+
+  var isUnowned: Bool { modifiers.contains { $0.name.tokenKind == .keyword(.unowned) } }
+
   /// Whether any binding has a getter or other computing accessor (as opposed to
   /// only `willSet`/`didSet` observers, which a stored property may have).
   var isComputed: Bool {

@@ -4,9 +4,14 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@TrackedState` on a struct: a `_$stateRegistrar`, `@TrackedStateProperty(n)` on each
-/// stored `var`, a `TrackedStateValue` conformance (and `CodingKeys` for a Codable struct
-/// without its own). On an enum: a `StateIdentifiable` conformance whose identity is
-/// the case number plus the payloads' identities.
+/// stored `var`, the members a `StateStore` compares and claims values with
+/// (``StateChangeMembers``), a `TrackedStateValue` conformance (and `CodingKeys` for a
+/// Codable struct without its own). On an enum: a `StateIdentifiable` conformance whose
+/// identity is the case number plus the payloads' identities, with the same members.
+///
+/// The registrar is a `private(set) var` (a store gives a copy that came from another
+/// store a new one), so the memberwise initializer gains a last, defaulted
+/// `_$stateRegistrar:` parameter.
 public struct TrackedStateMacro {}
 
 extension TrackedStateMacro: MemberMacro {
@@ -27,8 +32,9 @@ extension TrackedStateMacro: MemberMacro {
     }
     let access = declaration.accessPrefix
     var members: [DeclSyntax] = [
-      "\(raw: access)let \(raw: Names.state.registrarVariable) = \(raw: Names.state.qualifiedRegistrar)()"
+      "\(raw: access)private(set) var \(raw: Names.state.registrarVariable) = \(raw: Names.state.qualifiedRegistrar)()"
     ]
+    members += StateChangeMembers.forStruct(declaration)
     if let codingKeys = declaration.generatedCodingKeys {
       members.append(codingKeys)
     }
@@ -84,7 +90,11 @@ extension TrackedStateMacro: ExtensionMacro {
         }
       }
       """
-    return [decl.cast(ExtensionDeclSyntax.self).withAttributes(availability)]
+    var extensionDecl = decl.cast(ExtensionDeclSyntax.self)
+    for member in StateChangeMembers.forEnum(enumDecl) {
+      extensionDecl.memberBlock.members.append(MemberBlockItemSyntax(leadingTrivia: .newlines(2), decl: member))
+    }
+    return [extensionDecl.withAttributes(availability)]
   }
 
   /// `switch self { case let .a(v0, v1): return .tagged(0, [.of(v0), .of(v1)]) … }`.

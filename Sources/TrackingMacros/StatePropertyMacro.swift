@@ -7,8 +7,10 @@ import SwiftSyntaxMacros
 /// - peer: private storage `_name` with the original initializer, attributes and
 ///   observers.
 /// - accessor: `init` (so the memberwise initializer keeps the property), `get`
-///   (records the read), `set` (notifies unless the new value has the same identity)
-///   and `_modify` (mutates in place; notifies unless a state value keeps its identity).
+///   (records the read), `set` and `_modify` (store, or mutate in place, and notify no
+///   one: the `StateStore` holding the value notifies after comparing old and new state;
+///   both note the write for the types the store cannot compare, and `_modify` records
+///   the read as Apple's `_modify` does).
 public struct TrackedStatePropertyMacro {}
 
 extension TrackedStatePropertyMacro: AccessorMacro {
@@ -23,6 +25,12 @@ extension TrackedStatePropertyMacro: AccessorMacro {
       let id = TrackedPropertyMacro.propertyNumber(node)
     else { return [] }
     let registrar = Names.state.registrarVariable
+    // An `unowned` reference may point to a deallocated object, which must not be
+    // loaded: such a field is only stamped when written, never compared.
+    let noteWrite =
+      variable.isUnowned
+      ? "\(registrar).noteWrite(property: \(id))"
+      : "\(registrar).noteWrite(of: _\(name), property: \(id))"
     return [
       """
       @storageRestrictions(initializes: _\(name))
@@ -38,22 +46,14 @@ extension TrackedStatePropertyMacro: AccessorMacro {
       """,
       """
       set {
-        guard \(raw: Names.state.qualifiedRegistrar).shouldNotify(_\(name), newValue) else {
-          _\(name) = newValue
-          return
-        }
-        \(raw: registrar).withMutation(property: \(raw: id)) {
-          _\(name) = newValue
-        }
+        \(raw: noteWrite)
+        _\(name) = newValue
       }
       """,
       """
       _modify {
         \(raw: registrar).access(Self.self, property: \(raw: id), name: "\(name)")
-        let identity = \(raw: registrar).willModify(property: \(raw: id), _\(name))
-        defer {
-          \(raw: registrar).didModify(property: \(raw: id), _\(name), identity)
-        }
+        \(raw: noteWrite)
         yield &_\(name)
       }
       """,

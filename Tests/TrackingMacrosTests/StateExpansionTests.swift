@@ -31,20 +31,12 @@ struct StateExpansionTests {
             return _count
           }
           set {
-            guard Tracking.StateRegistrar.shouldNotify(_count, newValue) else {
-              _count = newValue
-              return
-            }
-            _$stateRegistrar.withMutation(property: 0) {
-              _count = newValue
-            }
+            _$stateRegistrar.noteWrite(of: _count, property: 0)
+            _count = newValue
           }
           _modify {
             _$stateRegistrar.access(Self.self, property: 0, name: "count")
-            let identity = _$stateRegistrar.willModify(property: 0, _count)
-            defer {
-              _$stateRegistrar.didModify(property: 0, _count, identity)
-            }
+            _$stateRegistrar.noteWrite(of: _count, property: 0)
             yield &_count
           }
         }
@@ -60,20 +52,12 @@ struct StateExpansionTests {
             return _child
           }
           set {
-            guard Tracking.StateRegistrar.shouldNotify(_child, newValue) else {
-              _child = newValue
-              return
-            }
-            _$stateRegistrar.withMutation(property: 1) {
-              _child = newValue
-            }
+            _$stateRegistrar.noteWrite(of: _child, property: 1)
+            _child = newValue
           }
           _modify {
             _$stateRegistrar.access(Self.self, property: 1, name: "child")
-            let identity = _$stateRegistrar.willModify(property: 1, _child)
-            defer {
-              _$stateRegistrar.didModify(property: 1, _child, identity)
-            }
+            _$stateRegistrar.noteWrite(of: _child, property: 1)
             yield &_child
           }
         }
@@ -83,7 +67,35 @@ struct StateExpansionTests {
         @TrackingIgnored var cache = 0
         var doubled: Int { count * 2 }
 
-        public let _$stateRegistrar = Tracking.StateRegistrar()
+        public private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        public func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          changes.field(0, of: fields, old._count, _count)
+          changes.field(1, of: fields, old._child, _child)
+          return false
+        }
+
+        public func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          if !owner.claim(_count) {
+            return false
+          }
+          if !owner.claim(_child) {
+            return false
+          }
+          return true
+        }
+
+        public mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+          owner.reidentify(&_count)
+          owner.reidentify(&_child)
+        }
       }
 
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
@@ -124,6 +136,44 @@ struct StateExpansionTests {
             return Tracking.StateIdentity.tagged(2, [])
           }
         }
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          switch (old, self) {
+          case let (.detail(o0), .detail(n0)):
+            return changes.payload(o0, n0)
+          case let (.pair(o0, o1), .pair(n0, n1)):
+            return changes.payload(o0, n0) || changes.payload(o1, n1)
+          case (.empty, .empty):
+            return false
+          default:
+            return true
+          }
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          switch self {
+          case let .detail(v0):
+            return owner.claim(v0)
+          case let .pair(v0, v1):
+            return owner.claim(v0) && owner.claim(v1)
+          case .empty:
+            return true
+          }
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          switch self {
+          case .detail(var v0):
+            owner.reidentify(&v0)
+            self = .detail(v0)
+          case .pair(var v0, var v1):
+            owner.reidentify(&v0)
+            owner.reidentify(&v1)
+            self = .pair(v0, v1)
+          case .empty:
+            break
+          }
+        }
       }
       """
     }
@@ -150,27 +200,42 @@ struct StateExpansionTests {
             return _name
           }
           set {
-            guard Tracking.StateRegistrar.shouldNotify(_name, newValue) else {
-              _name = newValue
-              return
-            }
-            _$stateRegistrar.withMutation(property: 0) {
-              _name = newValue
-            }
+            _$stateRegistrar.noteWrite(of: _name, property: 0)
+            _name = newValue
           }
           _modify {
             _$stateRegistrar.access(Self.self, property: 0, name: "name")
-            let identity = _$stateRegistrar.willModify(property: 0, _name)
-            defer {
-              _$stateRegistrar.didModify(property: 0, _name, identity)
-            }
+            _$stateRegistrar.noteWrite(of: _name, property: 0)
             yield &_name
           }
         }
 
         @TrackingIgnored private var _name = ""
 
-        let _$stateRegistrar = Tracking.StateRegistrar()
+        private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          changes.field(0, of: fields, old._name, _name)
+          return false
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          if !owner.claim(_name) {
+            return false
+          }
+          return true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+          owner.reidentify(&_name)
+        }
 
         private enum CodingKeys: String, CodingKey {
           case _name = "name"
@@ -253,20 +318,12 @@ struct StateExpansionTests {
             return _count
           }
           set {
-            guard Tracking.StateRegistrar.shouldNotify(_count, newValue) else {
-              _count = newValue
-              return
-            }
-            _$stateRegistrar.withMutation(property: 0) {
-              _count = newValue
-            }
+            _$stateRegistrar.noteWrite(of: _count, property: 0)
+            _count = newValue
           }
           _modify {
             _$stateRegistrar.access(Self.self, property: 0, name: "count")
-            let identity = _$stateRegistrar.willModify(property: 0, _count)
-            defer {
-              _$stateRegistrar.didModify(property: 0, _count, identity)
-            }
+            _$stateRegistrar.noteWrite(of: _count, property: 0)
             yield &_count
           }
         }
@@ -276,7 +333,41 @@ struct StateExpansionTests {
         var log: [String] = []
         #endif
 
-        let _$stateRegistrar = Tracking.StateRegistrar()
+        private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          changes.field(0, of: fields, old._count, _count)
+          #if DEBUG
+          changes.field(1, of: fields, old._log, _log)
+          #endif
+          return false
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          if !owner.claim(_count) {
+            return false
+          }
+          #if DEBUG
+          if !owner.claim(_log) {
+            return false
+          }
+          #endif
+          return true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+          owner.reidentify(&_count)
+          #if DEBUG
+          owner.reidentify(&_log)
+          #endif
+        }
       }
 
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
@@ -312,27 +403,42 @@ struct StateExpansionTests {
             return _count
           }
           set {
-            guard Tracking.StateRegistrar.shouldNotify(_count, newValue) else {
-              _count = newValue
-              return
-            }
-            _$stateRegistrar.withMutation(property: 0) {
-              _count = newValue
-            }
+            _$stateRegistrar.noteWrite(of: _count, property: 0)
+            _count = newValue
           }
           _modify {
             _$stateRegistrar.access(Self.self, property: 0, name: "count")
-            let identity = _$stateRegistrar.willModify(property: 0, _count)
-            defer {
-              _$stateRegistrar.didModify(property: 0, _count, identity)
-            }
+            _$stateRegistrar.noteWrite(of: _count, property: 0)
             yield &_count
           }
         }
 
         @TrackingIgnored private var _count = 0
 
-        let _$stateRegistrar = Tracking.StateRegistrar()
+        private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          changes.field(0, of: fields, old._count, _count)
+          return false
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          if !owner.claim(_count) {
+            return false
+          }
+          return true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+          owner.reidentify(&_count)
+        }
       }
 
       @available(macOS 13, *)
@@ -369,6 +475,20 @@ struct StateExpansionTests {
             return Tracking.StateIdentity.tagged(0, [])
           }
         }
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          switch (old, self) {
+          case (.detail, .detail):
+            return false
+          }
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+        }
       }
       """
     }
@@ -396,27 +516,225 @@ struct StateExpansionTests {
             return _owner
           }
           set {
-            guard Tracking.StateRegistrar.shouldNotify(_owner, newValue) else {
-              _owner = newValue
-              return
-            }
-            _$stateRegistrar.withMutation(property: 0) {
-              _owner = newValue
-            }
+            _$stateRegistrar.noteWrite(of: _owner, property: 0)
+            _owner = newValue
           }
           _modify {
             _$stateRegistrar.access(Self.self, property: 0, name: "owner")
-            let identity = _$stateRegistrar.willModify(property: 0, _owner)
-            defer {
-              _$stateRegistrar.didModify(property: 0, _owner, identity)
-            }
+            _$stateRegistrar.noteWrite(of: _owner, property: 0)
             yield &_owner
           }
         }
 
         @TrackingIgnored private weak var _owner: Owner?
 
-        let _$stateRegistrar = Tracking.StateRegistrar()
+        private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          changes.field(0, of: fields, old._owner, _owner)
+          return false
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          return true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+        }
+      }
+
+      extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
+        var _$identity: Tracking.StateIdentity {
+          _$stateRegistrar.identity
+        }
+      }
+      """
+    }
+  }
+
+  /// Labeled payloads are rebuilt with their labels when a payload gets a new identity.
+  @Test func enumPayloadLabelsAreKeptWhenReidentifying() {
+    assertMacro {
+      """
+      @TrackedState
+      public enum Route {
+        case edit(child: Child, _ note: String)
+      }
+      """
+    } expansion: {
+      """
+      public enum Route {
+        case edit(child: Child, _ note: String)
+      }
+
+      extension Route: Tracking.StateIdentifiable {
+        public var _$identity: Tracking.StateIdentity {
+          switch self {
+          case let .edit(v0, v1):
+            return Tracking.StateIdentity.tagged(0, [Tracking.StateIdentity.of(v0), Tracking.StateIdentity.of(v1)])
+          }
+        }
+
+        public func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          switch (old, self) {
+          case let (.edit(o0, o1), .edit(n0, n1)):
+            return changes.payload(o0, n0) || changes.payload(o1, n1)
+          }
+        }
+
+        public func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          switch self {
+          case let .edit(v0, v1):
+            return owner.claim(v0) && owner.claim(v1)
+          }
+        }
+
+        public mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          switch self {
+          case .edit(var v0, var v1):
+            owner.reidentify(&v0)
+            owner.reidentify(&v1)
+            self = .edit(child: v0, v1)
+          }
+        }
+      }
+      """
+    }
+  }
+
+  /// A struct whose fields all sit inside the clauses of one `#if` with an `#else` is
+  /// compared in every configuration.
+  @Test func structWithOnlyConditionalFields() {
+    assertMacro {
+      """
+      @TrackedState
+      struct Feature {
+        let id = 1
+        #if DEBUG
+        var log: [String] = []
+        #else
+        var count = 0
+        #endif
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        let id = 1
+        #if DEBUG
+        var log: [String] = []
+        #else
+        var count = 0
+        #endif
+
+        private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          #if DEBUG
+          changes.field(0, of: fields, old._log, _log)
+          #else
+          changes.field(1, of: fields, old._count, _count)
+          #endif
+          return false
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          #if DEBUG
+          if !owner.claim(_log) {
+            return false
+          }
+          #else
+          if !owner.claim(_count) {
+            return false
+          }
+          #endif
+          return true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+          #if DEBUG
+          owner.reidentify(&_log)
+          #else
+          owner.reidentify(&_count)
+          #endif
+        }
+      }
+
+      extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
+        var _$identity: Tracking.StateIdentity {
+          _$stateRegistrar.identity
+        }
+      }
+      """
+    }
+  }
+
+  /// A struct with no field in some configuration (or none at all) uses `fields`
+  /// anyway, so the expansion compiles without warnings.
+  @Test func structWithoutFieldsInSomeConfiguration() {
+    assertMacro {
+      """
+      @TrackedState
+      struct Feature {
+        let id = 1
+        #if DEBUG
+        var log: [String] = []
+        #endif
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        let id = 1
+        #if DEBUG
+        var log: [String] = []
+        #endif
+
+        private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          _ = fields
+          #if DEBUG
+          changes.field(0, of: fields, old._log, _log)
+          #endif
+          return false
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          #if DEBUG
+          if !owner.claim(_log) {
+            return false
+          }
+          #endif
+          return true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+          #if DEBUG
+          owner.reidentify(&_log)
+          #endif
+        }
       }
 
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {

@@ -474,5 +474,5 @@ extension Operation {
     + [
       bytesPerObject, bytesPerObjectUsed, pendingScopesBytes, pendingScopesTime,
       graphFrame, graphEvaluations,
-    ] + continuous
+    ] + continuous + structState
 }

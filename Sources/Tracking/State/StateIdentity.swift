@@ -1,16 +1,20 @@
-/// The identity of a state value: what decides whether assigning a new value to a
-/// state field counts as *replacing* it (its readers are notified) or as *the same
-/// value, mutated* (only the readers of the fields that changed were notified, by
-/// those fields).
+/// The identity of a state value: what decides whether a state field's new value
+/// counts as *replacing* the old one (the field's readers are notified, and they
+/// include everyone who read through it) or as *the same value, mutated* (a store
+/// compares the two inside, and notifies only the readers of the fields that changed).
 ///
 /// - A ``TrackedState()`` struct's identity is its ``StateRegistrar``: created with the
-///   value, kept by copies and mutations, new for every value made with an initializer.
+///   value, kept by copies and mutations, new for every value made with an initializer
+///   (or decoded), and new when a ``StateStore`` receives a copy of a value another
+///   store holds (see ``StateOwner``).
 /// - An optional's is "none" or its wrapped value's; an array's is its elements', in
 ///   order (so appending, removing and reordering change it, mutating an element in
 ///   place does not).
 /// - A ``TrackedState()`` enum's is its case plus its payloads' identities.
 /// - Any other `Equatable` value is identified by its value, an object by itself, and
-///   a value of any other type never has the same identity as another.
+///   a value of any other type never has the same identity as another. (A store that
+///   compares an enum's old and new payloads treats payloads of such a type as the
+///   same when their bits are identical: the same value, untouched.)
 public struct StateIdentity: @unchecked Sendable {
   @usableFromInline
   enum Storage {

@@ -15,24 +15,37 @@
 /// ```
 ///
 /// Keep the root value in a ``StateStore``; reading a field inside `withTracking`
-/// then records exactly that field (and each state value read on the way to it), and:
-/// - setting or mutating a field notifies only the readers of that field;
-/// - replacing a nested state value (or an optional's, an array's elements, an enum's
-///   case or payload) with one of a different ``StateIdentity`` notifies everyone who
-///   read through it; a value with the same identity notifies no one again.
+/// then records exactly that field (and each state value read on the way to it).
+/// Each ``StateStore/mutate(_:)`` compares the state before and after, and:
+/// - a field that changed notifies only its own readers;
+/// - a nested state value (or an optional's, an array's elements, an enum's case or
+///   payload) replaced with one of a different ``StateIdentity`` notifies everyone who
+///   read through it; one with the same identity (the same value, mutated) notifies
+///   only the readers of the fields that changed inside it.
+///
+/// **A copy is a copy.** Setting a field only stores it; only the store notifies, and
+/// only for the value it holds. Mutating a copy (taken out of the store, passed to a
+/// function, captured in a closure, kept in an array, on another thread) notifies no
+/// one until it is written back into the store, which then notifies the readers of the
+/// fields in which it differs.
 ///
 /// On a struct, the macro turns each stored `var` into a computed property over
-/// private storage (the memberwise initializer keeps working), adds a
-/// ``StateRegistrar`` and a ``TrackedStateValue`` conformance. `let` properties and
-/// `@TrackingIgnored` ones are left alone. A `Codable` struct without its own
-/// `CodingKeys` codes under the properties' own names. On an enum, the macro adds a
-/// ``StateIdentifiable`` conformance: case plus payload identities.
+/// private storage (the memberwise initializer keeps working, with a last defaulted
+/// parameter for the registrar), adds a ``StateRegistrar``, the members a store
+/// compares values with, and a ``TrackedStateValue`` conformance. `let` properties and
+/// `@TrackingIgnored` ones are left alone (and never compared). A `Codable` struct
+/// without its own `CodingKeys` codes under the properties' own names. On an enum, the
+/// macro adds a ``StateIdentifiable`` conformance: case plus payload identities.
 ///
 /// Reads that bypass the accessors are not tracked: `==`, hashing, coding and
 /// reflection (`print`) read the storage directly.
-@attached(member, names: named(_$stateRegistrar), named(CodingKeys))
+@attached(
+  member, names: named(_$stateRegistrar), named(CodingKeys), named(_$reportChanges), named(_$claim),
+  named(_$reidentify))
 @attached(memberAttribute)
-@attached(extension, conformances: TrackedStateValue, StateIdentifiable, names: named(_$identity))
+@attached(
+  extension, conformances: TrackedStateValue, StateIdentifiable,
+  names: named(_$identity), named(_$reportChanges), named(_$claim), named(_$reidentify))
 public macro TrackedState() = #externalMacro(module: "TrackingMacros", type: "TrackedStateMacro")
 
 /// Added by ``TrackedState()`` to each stored property of a struct, with the

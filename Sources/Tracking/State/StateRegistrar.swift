@@ -1,26 +1,59 @@
-/// The registrar of one ``TrackedState()`` value: its identity and the observers of
-/// its fields. ``TrackedState()`` stores one in each struct and routes the fields'
-/// accessors through it; you don't call it yourself.
+/// The registrar of one ``TrackedState()`` value: its identity, and the place where
+/// reads of its fields are recorded. ``TrackedState()`` stores one in each struct and
+/// routes the fields' accessors through it; you don't call it yourself.
 ///
-/// A registrar is a reference to shared storage, created with the value. Copies of the
-/// value share it, so:
-/// - Readers of a field of a value are notified when that field is set on *any* copy
-///   of the value, at the time it is set (this is what lets a copy be mutated and
-///   written back without notifying anyone twice).
-/// - A value made with an initializer (or decoded) gets a new registrar, so a new
+/// **Copies are independent.** A registrar refers to an object created with the value.
+/// Copies of the value refer to the same object: that is what makes it the value's
+/// identity (see ``StateIdentity``), and it is where trackings that read the value's
+/// fields wait. But a registrar never notifies anyone, and setting a field only stores
+/// it. Notifications come from the ``StateStore`` that holds the value: it compares the
+/// state before and after each mutation and notifies the readers of exactly the fields
+/// that changed. So mutating a copy (taken out of a store, passed to a function,
+/// captured in a closure, kept in an array, on any thread) notifies no one; only a
+/// change to the value a store holds, made through that store, does.
+///
+/// - A value made with an initializer (or decoded) gets a new registrar, and so a new
 ///   identity, even if it is equal to an existing value.
-///
-/// Registrars never affect equality, hashing or coding of the value that holds them.
-public struct StateRegistrar: Sendable {
-  let observation: StateObservation
+/// - A value's readers belong to one store: a store handed a copy of another store's
+///   value gives its copy a new identity (see ``StateOwner``).
+/// - Registrars never affect equality, hashing or coding of the value that holds them.
+public struct StateRegistrar: @unchecked Sendable {
+  // @unchecked Sendable: `StateObservation` is a `ManagedBuffer`, which the standard
+  // library marks non-Sendable; its header (a registrar) is set once and thread-safe,
+  // and its owner word is only touched through C atomics.
+
+  /// The value's identity and the observers of its fields.
+  @usableFromInline
+  private(set) var observation: StateObservation
+
+  /// For each field of an incomparable type (neither `Equatable`, an object, nor a
+  /// state value), indexed by field number: which write it saw last, as a number
+  /// unique in the process (0, or no entry: none). A store compares the old and the new
+  /// value's stamps to tell whether such a field was written in between (see
+  /// ``StateChanges``). Empty, and so free, until such a field is written; a copy
+  /// shares the array until one of them writes.
+  @usableFromInline
+  var stamps: [Int] = []
 
   /// Creates a registrar, and so a new identity.
   public init() {
-    observation = StateObservation()
+    observation = StateObservation.make()
+  }
+
+  /// A new identity that already belongs to `owner`.
+  init(claimedBy owner: StateOwner) {
+    observation = StateObservation.make()
+    _ = observation.claim(for: owner)
   }
 
   /// The identity of the value that holds this registrar.
   public var identity: StateIdentity { StateIdentity(.object(observation)) }
+
+  /// Whether `other` belongs to the same value (a copy of it, possibly mutated).
+  @inlinable @inline(__always)
+  public func isSame(as other: StateRegistrar) -> Bool {
+    observation === other.observation
+  }
 
   /// Records a read of field `id` (named `name`) of a `State` value in the current
   /// tracking scope, if any.
@@ -35,32 +68,78 @@ public struct StateRegistrar: Sendable {
     observation.registrar.access(observation, property: id, keyPath: \.self)
   }
 
-  /// Notifies the readers of field `id` that it is about to change.
-  public func willSet(property id: Int) {
-    observation.registrar.willSet(observation, property: id, keyPath: \.self)
-  }
-
-  /// Notifies the readers of field `id` that it has changed.
-  ///
-  /// During ``StateStore/mutate(_:)`` the notification is held until the store holds
-  /// the new state.
-  public func didSet(property id: Int) {
-    if let pending = PendingDidSets.current {
-      pending.append(observation, id)
-    } else {
-      observation.registrar.didSet(observation, property: id, keyPath: \.self)
-    }
-  }
-
-  /// Brackets `mutation` with ``willSet(property:)`` and ``didSet(property:)``.
-  public func withMutation<Result>(property id: Int, _ mutation: () throws -> Result) rethrows -> Result {
-    willSet(property: id)
-    defer { didSet(property: id) }
-    return try mutation()
-  }
-
   /// The number of observers installed on this value's fields. For tests.
+  @_spi(Testing)
   public var installedObserverCount: Int { observation.registrar.installedObserverCount }
+}
+
+// MARK: - Writes
+
+extension StateRegistrar {
+  // Called by every generated setter before it stores. A store compares values of
+  // comparable types; for the others it needs to know that a write happened, so such
+  // a write gives the field a new stamp. The overloads pick by the field's static type.
+
+  /// Notes a write of field `id`, whose type cannot be compared: a new stamp.
+  @inlinable @inline(__always)
+  public mutating func noteWrite<Value>(of value: Value, property id: Int) {
+    stamp(id)
+  }
+
+  /// `Equatable` fields are compared by value: nothing to note.
+  @inlinable @inline(__always)
+  public mutating func noteWrite<Value: Equatable>(of value: Value, property id: Int) {}
+
+  /// Object fields are compared by identity: nothing to note.
+  @inlinable @inline(__always)
+  public mutating func noteWrite<Value: AnyObject>(of value: Value, property id: Int) {}
+
+  /// `Equatable` object fields are compared with `==`: nothing to note.
+  @inlinable @inline(__always)
+  public mutating func noteWrite<Value: AnyObject & Equatable>(of value: Value, property id: Int) {}
+
+  /// State fields are compared by identity and then field by field: nothing to note.
+  @inlinable @inline(__always)
+  public mutating func noteWrite<Value: StateIdentifiable>(of value: Value, property id: Int) {}
+
+  /// State fields are compared by identity, whatever `==` says: nothing to note.
+  @inlinable @inline(__always)
+  public mutating func noteWrite<Value: StateIdentifiable & Equatable>(of value: Value, property id: Int) {}
+
+  /// Notes a write of field `id`, an `unowned` reference, which is compared by its
+  /// stamps only (loading it could trap, its object may be gone): a new stamp.
+  @inlinable @inline(__always)
+  public mutating func noteWrite(property id: Int) {
+    stamp(id)
+  }
+
+  /// Gives field `id` a new stamp.
+  @usableFromInline
+  mutating func stamp(_ id: Int) {
+    if stamps.count <= id { stamps += repeatElement(0, count: id + 1 - stamps.count) }
+    stamps[id] = StateSerials.next()
+  }
+
+  /// The stamp of field `id` in `stamps` (0: never written).
+  @inlinable @inline(__always)
+  static func stamp(of id: Int, in stamps: [Int]) -> Int {
+    id < stamps.count ? stamps[id] : 0
+  }
+}
+
+// MARK: - Ownership
+
+extension StateRegistrar {
+  /// Makes `owner` the store of this value if no store is yet; returns whether the
+  /// value belongs to `owner` now.
+  public func claim(for owner: StateOwner) -> Bool {
+    observation.claim(for: owner)
+  }
+
+  /// Gives this value a new identity, owned by `owner`, if it belongs to another store.
+  public mutating func reidentify(for owner: StateOwner) {
+    if !observation.claim(for: owner) { self = StateRegistrar(claimedBy: owner) }
+  }
 }
 
 extension StateRegistrar: Hashable, Codable {
@@ -72,11 +151,4 @@ extension StateRegistrar: Hashable, Codable {
   public init(from decoder: any Decoder) throws { self.init() }
   /// A registrar encodes nothing.
   public func encode(to encoder: any Encoder) throws {}
-}
-
-/// The shared part of a ``StateRegistrar``: an object (so it has an identity) owning
-/// the observers of one state value's fields. Field changes are reported with this
-/// object as `TrackedChange.subject` and no meaningful key path.
-final class StateObservation: Trackable, @unchecked Sendable {
-  let registrar = TrackingRegistrar()
 }

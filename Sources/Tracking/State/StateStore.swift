@@ -10,79 +10,117 @@
 ///
 /// Reads go through ``state`` (or dynamic member lookup, `store.count`); every read
 /// records the store's `state` plus each state field read on the way. Mutations go
-/// through ``mutate(_:)`` or a writable member (`store.count = 1`), and notify as described in ``StateRegistrar``: replacing the root with
-/// a value of a different identity notifies every reader of the store.
+/// through ``mutate(_:)`` or a writable member (`store.count = 1`).
+///
+/// **Only the store notifies.** A mutation runs on a copy of the state; when it
+/// returns, the store compares the old and the new state field by field (see
+/// ``StateChanges`` for the rules), sends `willSet` for each field that changed while
+/// it still holds the old state, stores the new state, and sends `didSet` for each.
+/// Setting a field of a state value anywhere else only stores it. So a copy of the
+/// state (`var copy = store.state`, a value passed to a function, captured in a
+/// closure, kept in an array, mutated on another thread, or made inside ``mutate(_:)``
+/// and not stored back) is independent: mutating it notifies no one. Writing a copy
+/// back (`store.mutate { $0.child = copy }`) notifies the readers of exactly the fields
+/// in which it differs from what the store holds.
+///
+/// **One store per value.** The readers of a state value belong to the store that
+/// holds it. A store made from (or handed) a value that another store holds gives its
+/// copy a new identity, so the two stores never notify each other's readers. A value
+/// that one store holds in two places at once (`$0.a = $0.b`) keeps one identity, and
+/// a change in one place also notifies the readers of the other.
+///
+/// A store is not `Sendable`: use it from one isolation domain (the state values it
+/// hands out may travel).
 @dynamicMemberLookup
 public final class StateStore<State: TrackedStateValue>: Trackable {
-  private let registrar = TrackingRegistrar()
-  private var _state: State
+  @usableFromInline let registrar = TrackingRegistrar()
+  @usableFromInline let owner: StateOwner
+  @usableFromInline var _state: State
 
-  /// Creates a store that owns `state`.
+  /// Creates a store that owns `state`. State values in it that another store holds
+  /// get a new identity here (see ``StateOwner``).
   public init(_ state: State) {
+    let owner = StateOwner()
+    var state = state
+    owner.reidentify(&state)
+    self.owner = owner
     _state = state
   }
 
   /// The root state. Reading it records a read of the store.
   ///
   /// To change it, use ``mutate(_:)`` or a writable member (`store.count = 1`).
-  public private(set) var state: State {
-    get {
-      registrar.access(self, property: 0, keyPath: \.state)
-      return _state
-    }
-    set {
-      guard StateRegistrar.shouldNotify(_state, newValue) else {
-        _state = newValue
-        return
-      }
-      registrar.withMutation(of: self, property: 0, keyPath: \.state) {
-        _state = newValue
-      }
-    }
+  public var state: State {
+    registrar.access(self, property: 0, keyPath: \.state)
+    return _state
   }
 
   /// Reads the state's member at `keyPath`.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    state[keyPath: keyPath]
+    registrar.access(self, property: 0, keyPath: \.state)
+    return _state[keyPath: keyPath]
   }
 
   /// Reads or writes the state's member at `keyPath`; a write is
   /// `mutate { $0[keyPath: keyPath] = newValue }`.
   ///
-  /// A nested write such as `store.child.value = 3` reads `child`, sets `value` on
-  /// that copy (its readers' `onChange` and `didChange` run then, while the store
-  /// still holds the old value) and stores the copy back. Write nested fields with
-  /// ``mutate(_:)`` for `didChange` callbacks to see the new state.
+  /// A nested write such as `store.child.value = 3` reads `child`, sets `value` on that
+  /// copy (which notifies no one) and stores the copy back through ``mutate(_:)``,
+  /// which notifies the readers of `child.value`.
   public subscript<Value>(dynamicMember keyPath: WritableKeyPath<State, Value>) -> Value {
-    get { state[keyPath: keyPath] }
+    get {
+      registrar.access(self, property: 0, keyPath: \.state)
+      return _state[keyPath: keyPath]
+    }
     set { mutate { $0[keyPath: keyPath] = newValue } }
   }
 
   /// Mutates the state and returns what `body` returns.
   ///
-  /// `body` works on a copy that is stored back when it returns (also when it
-  /// throws), so trackings that fire during `body` can read the store and see the
-  /// state as it was:
-  /// - `willSet`-time callbacks (`onChange`, `willChange`) run during `body`, when
-  ///   the field is set, and read the old state;
-  /// - `didSet`-time callbacks (`didChange`) are held until the copy is stored back,
-  ///   and read the new state.
+  /// `body` works on a copy of the state inside a transaction (``withTransaction(_:)``).
+  /// When it returns (also when it throws) the store compares the copy with the state
+  /// it holds and notifies the readers of the fields that changed:
+  /// - `willSet`-time callbacks (`onChange`, `willSet`) run first, while the store
+  ///   still holds the old state, and read it;
+  /// - then the copy is stored;
+  /// - `didSet`-time callbacks (`didSet`, `observe`, derived values) run when the
+  ///   transaction ends, once each, and read the new state.
   ///
-  /// Replacing the whole state (`$0 = Feature()`) with a value of a different
-  /// identity notifies every reader of the store when it is stored back. The copy
-  /// makes the first write to a collection copy its buffer.
+  /// Replacing the whole state (`$0 = Feature()`) with a value of a different identity
+  /// notifies every reader of the store. Writes to a copy of a field that `body` does
+  /// not store back notify no one.
   ///
-  /// Don't call `mutate` on the same store from inside `body` (for example from a
-  /// callback that fires during it): the outer call stores its copy back last, and
-  /// the inner call's changes are lost.
-  @discardableResult
-  public func mutate<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    let pending = PendingDidSets()
-    defer { pending.flush() }
-    return try PendingDidSets.$current.withValue(pending) {
+  /// Don't call `mutate` on the same store from inside `body`, or from a `willSet`-time
+  /// callback that fires during it: the outer call stores its copy last, and the inner
+  /// call's changes are lost. (`didSet`-time callbacks run after the state is stored and
+  /// may mutate it.)
+  @inlinable @discardableResult
+  public func mutate<Result, Failure: Error>(
+    _ body: (inout State) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withTransaction { () throws(Failure) -> Result in
       var copy = _state
-      defer { state = copy }
+      defer { commit(&copy) }
       return try body(&copy)
+    }
+  }
+
+  /// Stores `new`, a mutated copy of the state, notifying the readers of what changed.
+  @inlinable
+  func commit(_ new: inout State) {
+    let old = _state
+    var changes = StateChanges(owner: owner)
+    if new._$reportChanges(from: old, into: &changes) {
+      // A new root: every reader of the store read `state`.
+      owner.reidentify(&new)
+      registrar.willSet(self, property: 0, keyPath: \.state)
+      _state = new
+      registrar.didSet(self, property: 0, keyPath: \.state)
+    } else {
+      if !changes.claimedAll { owner.reidentify(&new) }
+      changes.willSet()
+      _state = new
+      changes.didSet()
     }
   }
 }

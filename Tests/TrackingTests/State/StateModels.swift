@@ -35,3 +35,14 @@ struct Saved: Codable, Equatable {
   var name = ""
   var count = 0
 }
+
+@TrackedState
+struct Screen {
+  var route: Route = .none
+}
+
+@TrackedState
+enum Route {
+  case edit(child: Child, _ note: String)
+  case none
+}
