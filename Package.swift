@@ -44,6 +44,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     // Tiny C layer: the thread-local scope slot, a portable lock, atomics. Kept in C so
@@ -93,12 +94,16 @@ let package = Package(
     ),
     .executableTarget(name: "TrackingMigrate", dependencies: ["TrackingMigration"], exclude: ["README.md"]),
 
+    // The process heap in use, for the soak tests; used by tests only.
+    .target(name: "CTestHeapStats", path: "Tests/CTestHeapStats"),
     .testTarget(
       name: "TrackingTests",
       dependencies: [
         "Tracking",
+        "CTestHeapStats",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
     // Built as new app targets are, with main-actor default isolation (SE-0466): checks
