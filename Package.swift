@@ -92,7 +92,7 @@ let package = Package(
         .product(name: "SwiftOperators", package: "swift-syntax"),
       ]
     ),
-    .executableTarget(name: "TrackingMigrate", dependencies: ["TrackingMigration"], exclude: ["README.md"]),
+    .executableTarget(name: "TrackingMigrate", dependencies: ["TrackingMigration"]),
 
     // The process heap in use, for the soak tests; used by tests only.
     .target(name: "CTestHeapStats", path: "Tests/CTestHeapStats"),
