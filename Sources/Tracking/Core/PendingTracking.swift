@@ -26,7 +26,7 @@ public struct PendingTracking: @unchecked Sendable, Hashable {
   /// Whether the tracking can still fire. A scope that read no tracked property
   /// installed nothing and is never pending.
   public var isPending: Bool {
-    observer?.isPending ?? false
+    observer?.mayStillRun ?? false
   }
 
   /// Equal when both refer to the same tracking (or neither refers to any).

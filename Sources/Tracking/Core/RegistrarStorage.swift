@@ -289,7 +289,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
             due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesDidSetEvent)
             return .keep
           case .didSetOnce, .willSetThenDidSet:
-            due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesDidSetEvent)
+            // Ends here: only the registrar that makes it due delivers its did-set.
+            if entry.observer.becomeDue() {
+              due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesDidSetEvent)
+            }
             return .remove
           }
         })

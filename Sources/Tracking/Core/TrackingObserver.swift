@@ -10,6 +10,13 @@ import CTrackingSupport
 /// registrars then drop their entries for it the next time they look
 /// (see ``RegistrarStorage``).
 ///
+/// **States.** *pending* → *finished*, or, for the one-shot observers that end at a
+/// did-set (`didSetOnce`, `willSetThenDidSet`), *pending* → *due* → *finished*. An
+/// observer becomes due at the did-set that ends it, when that did-set is queued in a
+/// ``NotificationBatch``; its callback runs when the batch drains. A due observer
+/// takes no other event — no will-set, no deinit, no second did-set, from any object
+/// or thread — and cancelling it (*due* → *finished*) still suppresses its callback.
+///
 /// The state word sits in the tail allocation of this `ManagedBuffer`, so an observer
 /// costs one allocation.
 @usableFromInline
@@ -82,6 +89,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
 
   private static let pending = 0
   private static let finished = 1
+  private static let due = 2
 
   @usableFromInline
   package static func make(
@@ -129,18 +137,27 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     withUnsafeMutablePointerToHeader { $0 }
   }
 
-  /// Whether the observer can still run (it has neither fired to the end nor been cancelled).
+  /// Whether the observer still takes events (it is neither due nor finished).
   package var isPending: Bool { tracking_atomic_load_acquire(state) == Self.pending }
 
-  /// Ends the observer. Returns `true` for the one caller that ended it.
+  /// Whether the observer's callback may still run: it is pending, or due.
+  package var mayStillRun: Bool { tracking_atomic_load_acquire(state) != Self.finished }
+
+  /// Ends a pending observer. Returns `true` for the one caller that ended it.
   private func finish() -> Bool {
     tracking_atomic_cas(state, Self.pending, Self.finished)
+  }
+
+  /// Makes a pending one-shot did-set observer due: its did-set is queued. Returns
+  /// `true` for the one caller that did, which must deliver that did-set.
+  func becomeDue() -> Bool {
+    tracking_atomic_cas(state, Self.pending, Self.due)
   }
 
   /// Cancels a pending observer and releases its callbacks. Returns whether it was pending.
   @discardableResult
   package func cancel() -> Bool {
-    guard finish() else { return false }
+    guard finish() || tracking_atomic_cas(state, Self.due, Self.finished) else { return false }
     releaseCallbacks()
     return true
   }
@@ -183,7 +200,8 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     case .willSetOnce, .willSetRepeating:
       return
     case .didSetOnce, .willSetThenDidSet:
-      guard finish() else { return }
+      // Queued as due (see `becomeDue`); a cancel since then won the word.
+      guard tracking_atomic_cas(state, Self.due, Self.finished) else { return }
       let handler = callbacks.pointee.didSet
       releaseCallbacks()
       handler?.run(.didSet, source, canceller: self)
@@ -207,7 +225,10 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     switch kind {
     case .willSetOnce, .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
       notifyWillSet(EventSource())
-    case .didSetOnce, .didSetRepeating:
+    case .didSetOnce:
+      guard becomeDue() else { return }
+      notifyDidSet(EventSource())
+    case .didSetRepeating:
       notifyDidSet(EventSource())
     }
   }
@@ -217,6 +238,11 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// whichever of the two this observer takes. The property is unknown.
   func notifyChangeDuringScope() {
     notifyWillSet(EventSource())
+    switch kind {
+    case .willSetOnce, .willSetRepeating: return
+    case .didSetOnce, .willSetThenDidSet: guard becomeDue() else { return }
+    case .didSetRepeating, .willSetAndDidSetRepeating: break
+    }
     NotificationBatch.deliverDidSet(self, EventSource())
   }
 }

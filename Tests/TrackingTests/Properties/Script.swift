@@ -178,33 +178,3 @@ extension ScriptOp {
     }
   }
 }
-
-extension TrackMode {
-  /// The mode without what exposes the pending-did-set bug (see
-  /// `PendingDidSetBugTests`): a tracking whose did-set waits in a transaction's batch
-  /// must not also take `willSet` or `.deinit` events.
-  var avoidingPendingDidSetBug: TrackMode {
-    var mode = self
-    if mode.events == .willSetDidSet { mode.events = .didSet }
-    if mode.events == .didSet { mode.deinitToo = false }
-    return mode
-  }
-}
-
-extension TrackMode {
-  /// The mode without a did-set: `[.willSet]` for `[.didSet]` and `[.willSet, .didSet]`.
-  var withoutDidSet: TrackMode {
-    var mode = self
-    if mode.events == .didSet || mode.events == .willSetDidSet { mode.events = .willSet }
-    return mode
-  }
-}
-
-extension Script {
-  /// The script, unchanged if it has no transaction, else with the modes that expose
-  /// the pending-did-set bug replaced (see `TrackMode.avoidingPendingDidSetBug`).
-  var avoidingPendingDidSetBug: Script {
-    guard ops.contains(where: \.hasTransaction) else { return self }
-    return Script(ops: ops.map { $0.mapModes { $0.avoidingPendingDidSetBug } })
-  }
-}

@@ -25,7 +25,7 @@ struct ScriptPropertyTests {
   }
 
   @Test func theRuntimeLogsWhatTheModelLogs() async {
-    await propertyCheck(count: Self.count, input: ScriptGenerator.scripts().map(\.avoidingPendingDidSetBug)) { script in
+    await propertyCheck(count: Self.count, input: ScriptGenerator.scripts()) { script in
       Self.check(script)
     }
   }

@@ -78,21 +78,3 @@ extension ScriptOp {
     }
   }
 }
-
-extension ThreadedScript {
-  /// As `Script.avoidingPendingDidSetBug`, over every thread; and where a transaction
-  /// pauses (so that other threads write while its batch holds a did-set), without
-  /// one-shot did-sets at all: another thread's write of another object the tracking
-  /// read delivers the did-set there and then (see `PendingDidSetBugTests`).
-  var avoidingPendingDidSetBug: ThreadedScript {
-    let all = threads.flatMap { $0 }
-    var threads = threads
-    if all.contains(where: \.pausesInsideTransaction) {
-      threads = threads.map { ops in ops.map { $0.mapModes { $0.withoutDidSet } } }
-    }
-    if all.contains(where: \.hasTransaction) {
-      threads = threads.map { ops in ops.map { $0.mapModes { $0.avoidingPendingDidSetBug } } }
-    }
-    return ThreadedScript(threads: threads, schedule: schedule)
-  }
-}

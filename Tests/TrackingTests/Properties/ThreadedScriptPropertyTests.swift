@@ -67,7 +67,7 @@ struct ThreadedScriptPropertyTests {
 
   @Test func eachTrackingAndObservationHearsWhatTheModelSays() async {
     let count = ScriptPropertyTests.count * 3 / 10
-    await propertyCheck(count: count, input: ScriptGenerator.threadedScripts().map(\.avoidingPendingDidSetBug)) { script in
+    await propertyCheck(count: count, input: ScriptGenerator.threadedScripts()) { script in
       Self.check(script)
     }
   }
