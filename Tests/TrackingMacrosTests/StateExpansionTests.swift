@@ -6,6 +6,122 @@ import TrackingMacros
 /// `@TrackedState`'s generated code, recorded and reviewed; a change shows up as a diff.
 @Suite(.macros(stateMacros, record: .missing))
 struct StateExpansionTests {
+  /// An `unowned` field is stamped when written and compared by its stamps, never
+  /// loaded (its object may be gone); `weak` and `unowned` fields hold no state to claim.
+  @Test func referenceFieldsAreComparedByTheirWrites() {
+    assertMacro {
+      """
+      @TrackedState
+      struct Links {
+        unowned var owner: Owner
+        weak var delegate: Delegate?
+        var count = 0
+      }
+      """
+    } expansion: {
+      """
+      struct Links {
+        unowned var owner: Owner {
+          @storageRestrictions(initializes: _owner)
+          init(initialValue) {
+            _owner = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 0, name: "owner")
+            return _owner
+          }
+          set {
+            _$stateRegistrar.noteWrite(property: 0)
+            _owner = newValue
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 0, name: "owner")
+            _$stateRegistrar.noteWrite(property: 0)
+            yield &_owner
+          }
+        }
+
+        @TrackingIgnored private unowned var _owner: Owner
+        weak var delegate: Delegate? {
+          @storageRestrictions(initializes: _delegate)
+          init(initialValue) {
+            _delegate = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 1, name: "delegate")
+            return _delegate
+          }
+          set {
+            _$stateRegistrar.noteWrite(of: _delegate, property: 1)
+            _delegate = newValue
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 1, name: "delegate")
+            _$stateRegistrar.noteWrite(of: _delegate, property: 1)
+            yield &_delegate
+          }
+        }
+
+        @TrackingIgnored private weak var _delegate: Delegate?
+        var count {
+          @storageRestrictions(initializes: _count)
+          init(initialValue) {
+            _count = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 2, name: "count")
+            return _count
+          }
+          set {
+            _$stateRegistrar.noteWrite(of: _count, property: 2)
+            _count = newValue
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 2, name: "count")
+            _$stateRegistrar.noteWrite(of: _count, property: 2)
+            yield &_count
+          }
+        }
+
+        @TrackingIgnored private var _count = 0
+
+        private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          changes.field(0, of: fields)
+          changes.field(1, of: fields, old._delegate, _delegate)
+          changes.field(2, of: fields, old._count, _count)
+          return false
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          if !owner.claim(_count) {
+            return false
+          }
+          return true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+          owner.reidentify(&_count)
+        }
+      }
+
+      extension Links: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
+        var _$identity: Tracking.StateIdentity {
+          _$stateRegistrar.identity
+        }
+      }
+      """
+    }
+  }
+
   @Test func structFieldsBecomeTrackedPerValue() {
     assertMacro {
       """

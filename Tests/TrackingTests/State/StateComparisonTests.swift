@@ -141,7 +141,9 @@ struct StateComparisonTests {
     store.mutate { $0.count = 1 }  // compares every field; `owner`'s object is gone
     #expect(events.all == ["count"])
     let second = Friend("second")
-    store.owner = second
+    // Through `mutate`, the setter runs alone; a key-path write (`store.owner = …`)
+    // would first load the old value, as any computed property's key-path write does.
+    store.mutate { $0.owner = second }
     withTracking { _ = store.owner } onChange: { events("owner") }
     let third = Friend("third")
     store.owner = third
