@@ -362,6 +362,9 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
         state.storages = []
         state.reads = []
         state.pending = nil
+        // An event refers back to this observation (to cancel it): keeping one would
+        // keep the observation, and what its closure captured, alive.
+        state.lastEvent = nil
         state.needsRun = false
       }
       return (state.observer, state.storages)

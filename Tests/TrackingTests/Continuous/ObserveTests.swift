@@ -53,6 +53,23 @@ extension ContinuousTrackingSuites {
       #expect(seen.values == [0, 1])
     }
 
+    /// Found by the soak test: the observation's last event refers back to it, so
+    /// cancelling must drop that event, or the cancelled observation and its closure
+    /// outlive the token.
+    @Test func aCancelledObservationIsFreedWithItsToken() {
+      let meter = Meter()
+      weak var weakWitness: Witness?
+      var token: TrackingToken?
+      do {
+        let witness = Witness()
+        weakWitness = witness
+        token = observe { _ = witness; _ = meter.level }  // its last event: the first run's
+      }
+      token?.cancel()
+      token = nil
+      #expect(weakWitness == nil)
+    }
+
     @Test func changesMadeByTheBodyDoNotReRunIt() {
       let meter = Meter()
       let runs = Received<Int>()
