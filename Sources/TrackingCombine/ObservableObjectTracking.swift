@@ -30,7 +30,7 @@ extension ObservableObject {
   ///   any `@Published` change fires it, whichever property the scope read.
   /// - `objectWillChange` emits *before* the new value is stored, and the scope's
   ///   `willSet` and `didSet` callbacks both run then. Callbacks that re-read at once
-  ///   (`observe`, `didChange:`, a `.didSet` publisher) therefore see the old value of
+  ///   (`observe`, `didSet:`, a `.didSet` publisher) therefore see the old value of
   ///   the legacy property; ones that re-read later (`withTracking(_:onChange:)`
   ///   followed by a re-render, `TrackedValues`, `observeCoalesced`, a render loop
   ///   cycle) see the new one.

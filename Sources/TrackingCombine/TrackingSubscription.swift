@@ -73,24 +73,24 @@ where Downstream.Input == Output, Downstream.Failure == Never {
     let events: any TrackingEvents = self
     switch timing {
     case .didSet:
-      return (nil, .plain { [weak events] in events?.didChange() })
+      return (nil, .plain { [weak events] in events?.heardDidSet() })
     case .willSet:
       return (
-        .plain { [weak events] in events?.willChange() },
-        .plain { [weak events] in events?.didChangeSilently() }
+        .plain { [weak events] in events?.heardWillSet() },
+        .plain { [weak events] in events?.heardDidSetSilently() }
       )
     }
   }
 
-  func didChange() {
+  func heardDidSet() {
     if let value = retrack() { offer(value) }
   }
 
-  func didChangeSilently() {
+  func heardDidSetSilently() {
     _ = retrack()
   }
 
-  func willChange() {
+  func heardWillSet() {
     guard isActive, let value = withoutTracking(read) else { return }
     offer(value)
   }
@@ -154,10 +154,10 @@ where Downstream.Input == Output, Downstream.Failure == Never {
 /// What a subscription's trackings call when a change happens.
 protocol TrackingEvents: AnyObject, Sendable {
   /// `willSet` of a `.willSet` publisher: emit the value about to be replaced.
-  func willChange()
+  func heardWillSet()
   /// `didSet` of a `.didSet` publisher: re-track and emit the new value.
-  func didChange()
+  func heardDidSet()
   /// `didSet` of a `.willSet` publisher: re-track only.
-  func didChangeSilently()
+  func heardDidSetSilently()
 }
 #endif

@@ -16,6 +16,10 @@ import Tracking
 ///   - expression: Reads the tracked properties that must not change.
 ///   - label: How the failure message names the expression.
 ///   - action: The code that must not change them.
+///   - fileID: The caller's file, for the failure's location (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
 /// - Throws: ``TrackingTestError/unexpectedChange(expression:change:location:)`` naming
 ///   the first property that changed, ``TrackingTestError/nothingTracked(expression:location:)``
 ///   when `expression` read no tracked property, or what `action` throws.

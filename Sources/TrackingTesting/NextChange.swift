@@ -22,6 +22,11 @@ import Tracking
 ///   - label: How failure messages name the expression, such as `"model.items"`.
 ///   - timeout: How long to wait, measured on `clock`.
 ///   - clock: The clock that measures the timeout; pass a test clock to control it.
+///   - isolation: The caller's actor, where the tracking is installed (filled in for you).
+///   - fileID: The caller's file, for the failure's location (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
 /// - Returns: The value of `expression` just after the change.
 /// - Throws: ``TrackingTestError/timedOut(expression:after:location:)`` when nothing
 ///   changed in time, ``TrackingTestError/nothingTracked(expression:location:)`` when

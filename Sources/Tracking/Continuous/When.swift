@@ -13,6 +13,7 @@
 /// - Parameters:
 ///   - timeout: How long to wait, on `clock`; `nil` waits as long as it takes.
 ///   - clock: The clock that measures the timeout (a test clock in tests).
+///   - isolation: The actor the condition is evaluated on; the caller's, by default.
 ///   - condition: What to wait for, isolated to the caller's actor.
 /// - Throws: `CancellationError` when the calling task is cancelled, and
 ///   ``WhenTimeoutError`` when the timeout passes first.

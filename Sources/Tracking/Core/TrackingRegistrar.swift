@@ -15,7 +15,7 @@ import CTrackingSupport
 /// A registrar is a reference to shared storage: copies refer to the same observers.
 /// It is `Sendable`; every entry point may be called from any thread. (`@unchecked`
 /// because its storage is a `ManagedBuffer`, which cannot be declared `Sendable`; the
-/// storage's concurrency rules are in ``RegistrarStorage``.)
+/// storage's concurrency rules are in `RegistrarStorage`.)
 public struct TrackingRegistrar: @unchecked Sendable {
   @usableFromInline
   let storage: RegistrarStorage

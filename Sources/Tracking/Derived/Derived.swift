@@ -42,7 +42,7 @@
 /// - **Once per change.** However many paths lead from a changed property to a
 ///   derived value (a diamond, a chain, a wide fan-in), the value recomputes at most
 ///   once per change, and each observer of it (or of anything downstream) runs once,
-///   after every derived value has heard of the change (see ``NotificationBatch``):
+///   after every derived value has heard of the change (see `NotificationBatch`):
 ///   derived values first mark themselves stale along every path, then observers run.
 ///   A ``withTransaction(_:)`` is one change.
 /// - **Custom equality.** With ``init(isEqual:_:)`` an input change that leaves the

@@ -47,9 +47,9 @@ public enum TrackingInterop {
   /// Apple's one-shot tracking cannot be cancelled: after one of our scopes fires
   /// through one of our objects, the Apple tracking it installed stays pending until
   /// the Apple property it read changes (and then does nothing).
-  /// Apple's public API reports only will-set changes, so a `didChange` callback
-  /// fired by an Apple object runs before that object's value changes, and its
-  /// ``TrackedChange`` has no subject or key path.
+  /// Apple's public API reports only will-set changes, so a did-set callback fired by
+  /// an Apple object runs before that object's value changes, and its
+  /// ``TrackingEvent`` names no object or property.
   public static var observesAppleObservables: Bool {
     get { tracking_interop_flags() & appleScopesBit != 0 }
     set { setFlag(appleScopesBit, newValue) }

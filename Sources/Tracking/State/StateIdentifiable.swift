@@ -44,7 +44,7 @@ extension StateIdentifiable {
 /// Don't conform by hand; attach the macro.
 public protocol TrackedStateValue: StateIdentifiable {
   /// The value's registrar: its identity and where reads of its fields are recorded.
-  /// Its ``StateIdentifiable/_$identity`` is the registrar's ``StateRegistrar/identity``.
+  /// Its `_$identity` is the registrar's ``StateRegistrar/identity``.
   var _$stateRegistrar: StateRegistrar { get }
 }
 

@@ -86,7 +86,7 @@ extension StateIdentity {
     StateIdentity(.object(value))
   }
 
-  /// A state value is identified by its own ``StateIdentifiable/_$identity``.
+  /// A state value is identified by its own `_$identity`.
   @inlinable @inline(__always)
   public static func of<Value: StateIdentifiable>(_ value: Value) -> StateIdentity { value._$identity }
 

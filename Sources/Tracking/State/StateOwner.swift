@@ -17,7 +17,7 @@ public struct StateOwner: Sendable {
   /// A new owner, for a new store.
   init() { serial = StateSerials.next() }
 
-  /// Claims the state values in `value` (see ``StateIdentifiable/_$claim(for:)``);
+  /// Claims the state values in `value` (see `_$claim(for:)`);
   /// a value of any other type holds none.
   @inlinable @inline(__always)
   public func claim<Value>(_ value: Value) -> Bool { true }
