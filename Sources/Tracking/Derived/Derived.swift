@@ -168,16 +168,17 @@ public final class Derived<Value>: Trackable {
     let (value, observer) = withoutTracking {
       track(compute) { .make(kind: .willSetThenDidSet, willSet: willSet, didSet: didSet, isPropagation: true) }
     }
-    let previous = state.withLock { state -> TrackingObserver? in
+    // Whether the round was retired meanwhile is read under the lock, which guards it:
+    // once it is installed, whoever retires it later also cancels its observer.
+    let (previous, retired) = state.withLock { state -> (TrackingObserver?, Bool) in
       let previous = state.retireCurrentRound()
-      if !round.isRetired {
-        state.round = round
-        state.observer = observer
-      }
-      return previous
+      guard !round.isRetired else { return (previous, true) }
+      state.round = round
+      state.observer = observer
+      return (previous, false)
     }
     if previous !== observer { previous?.cancel() }
-    if round.isRetired { observer?.cancel() }
+    if retired { observer?.cancel() }
     return value
   }
 
