@@ -147,11 +147,11 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   private let body: Body
   private let state = Locked(State())
   /// The handlers of this observation's observers. They reach the observation through
-  /// a weak reference (a pending observer must not keep the observation, and what it
-  /// captures, alive), set once `init` is done.
+  /// a reference cleared at cancellation (a cancelled observer must not keep the
+  /// observation, and what it captures, alive), set once `init` is done.
   private let handler: TrackingObserver.Handler
   private let unrequestedDidSet: TrackingObserver.Handler
-  private let reference: WeakObservation
+  private let reference: ObservationReference
 
   /// Starts an observation and returns the token that keeps it alive.
   package static func start(
@@ -166,11 +166,11 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     self.options = options
     self.delivery = delivery
     self.body = body
-    let reference = WeakObservation()
+    let reference = ObservationReference()
     self.reference = reference
     handler = .event { event in reference.object?.changed(event) }
     unrequestedDidSet = .event { event in reference.object?.changed(event, requested: false) }
-    reference.object = self
+    reference.set(self)
   }
 
   private func start(firstRun: FirstRun) {
@@ -369,6 +369,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       }
       return (state.observer, state.storages)
     }
+    reference.clear()
     guard let observer, observer.cancel() else { return }
     for weak in storages { weak.storage?.sweep() }
   }
@@ -378,11 +379,30 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   }
 }
 
-/// The weak reference through which a continuous observation's observers reach it.
-final class WeakObservation: @unchecked Sendable {
-  // `@unchecked Sendable`: `object` is written once, in the observation's `init`, before
-  // any observer exists; weak loads are thread-safe.
-  weak var object: ContinuousObservation?
+/// The reference through which a continuous observation's observers reach it: strong
+/// until the observation is cancelled (by its token, when released), then cleared.
+///
+/// Not a weak reference: that would give the observation a side table, and every
+/// retain and release of it would take the slow path. The cycle it makes (observation
+/// → its observers' handlers → this → observation) is broken by `clear()`, which every
+/// way of ending an observation goes through (`ContinuousObservation.cancel()`).
+final class ObservationReference: @unchecked Sendable {
+  // `@unchecked Sendable`: the reference lives in `lock` and is only touched under it.
+  private let lock = Locked<ContinuousObservation?>(nil)
+
+  /// The observation, or `nil` once it was cancelled.
+  var object: ContinuousObservation? { lock.withLock { $0 } }
+
+  func set(_ observation: ContinuousObservation) { lock.withLock { $0 = observation } }
+
+  /// Lets go of the observation. The value is released after the lock is.
+  func clear() {
+    let released = lock.withLock { object -> ContinuousObservation? in
+      defer { object = nil }
+      return object
+    }
+    _ = released
+  }
 }
 
 /// A storage a continuous observation installed on, held weakly so that the
