@@ -468,6 +468,7 @@ extension Operation {
   public static let all: [Operation] =
     [
       untrackedRead, trackedRead1, trackedRead10, trackedRead100,
+    ] + scaleInObjects + [
       write0, write1, write100, write100Other,
       cycle1, cycle4,
     ] + relayed

@@ -42,7 +42,7 @@ package struct AccessList {
   /// Where each object of `others` is, once there are enough of them for a linear
   /// search to cost more than a hash (a scope over a list of row models reads one
   /// property of each of many objects: this keeps it linear in their number).
-  @usableFromInline var index: [ObjectIdentifier: Int]?
+  var index: ObjectIndex?
   /// The scope this one is nested in, on this thread (for counting own writes).
   @usableFromInline var enclosing: UnsafeMutablePointer<AccessList>?
 
@@ -84,19 +84,16 @@ package struct AccessList {
 
   /// The position of `storage`'s entry in `others`.
   private func position(of storage: RegistrarStorage) -> Int? {
-    if let index { return index[ObjectIdentifier(storage)] }
+    if let index { return index.position(of: storage, in: others) }
     return others.firstIndex { $0.storage === storage }
   }
 
   private mutating func append(_ entry: Entry) {
     others.append(entry)
     if index != nil {
-      index![ObjectIdentifier(entry.storage)] = others.count - 1
+      index!.add(others.count - 1, in: others)
     } else if others.count > Self.indexThreshold {
-      var built: [ObjectIdentifier: Int] = [:]
-      built.reserveCapacity(others.count * 2)
-      for (position, entry) in others.enumerated() { built[ObjectIdentifier(entry.storage)] = position }
-      index = built
+      index = ObjectIndex(others)
     }
   }
 
