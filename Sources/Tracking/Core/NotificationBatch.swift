@@ -27,8 +27,10 @@ struct NotificationBatch {
   private var settling: [() -> Void] = []
   private var settled = 0
   private var effects = NotificationQueue()
-  /// The sources of this batch's events, whose synchronous delivery ends with it.
-  private var sources: [EventSource] = []
+  /// The sources of this batch's events, whose synchronous delivery ends with it (the
+  /// first inline: a batch usually delivers one change, and then allocates nothing).
+  private var firstSource: EventSource?
+  private var otherSources: [EventSource] = []
 
   /// The current thread's batch, if one is open.
   static var current: UnsafeMutablePointer<NotificationBatch>? {
@@ -60,7 +62,7 @@ struct NotificationBatch {
   static func deliverDidSet(_ observers: DueObservers, _ source: EventSource?) {
     run {
       let batch = current!
-      if let source { batch.pointee.sources.append(source) }
+      if let source { batch.pointee.keep(source) }
       observers.forEach { batch.pointee.enqueue($0, source) }
     }
   }
@@ -85,6 +87,14 @@ struct NotificationBatch {
   static func settle(_ work: @escaping () -> Void) {
     guard let batch = current else { return work() }
     batch.pointee.settling.append(work)
+  }
+
+  private mutating func keep(_ source: EventSource) {
+    if firstSource == nil {
+      firstSource = source
+    } else {
+      otherSources.append(source)
+    }
   }
 
   private mutating func enqueue(_ observer: TrackingObserver, _ source: EventSource?) {
@@ -113,7 +123,8 @@ struct NotificationBatch {
         break
       }
     }
-    for source in pointer.pointee.sources { source.endDelivery() }
+    pointer.pointee.firstSource?.endDelivery()
+    for source in pointer.pointee.otherSources { source.endDelivery() }
   }
 }
 

@@ -148,6 +148,14 @@ protocol TrackingCancellable: AnyObject {
 /// thread that delivers the change (`thread`, fixed at creation), and only while that
 /// thread is still delivering (`isLive`, which only that thread reads and writes); the
 /// rest is immutable.
+///
+/// How the subject is held: strongly when the change is delivered before the mutating
+/// call returns (every will-set; a did-set when no batch was open, so the batch opened
+/// for it drains at once) — the caller holds the object anyway, and `endDelivery`
+/// lets go of it. Weakly when a did-set waits for an open batch to drain (a
+/// transaction), during which the object may be deallocated: then reads return `nil`.
+/// Only that case makes a weak reference, which gives the object a side table (every
+/// later retain and release of it then takes the runtime's slow path).
 @usableFromInline
 final class EventSource: @unchecked Sendable {
   let objectID: ObjectIdentifier?
@@ -157,17 +165,22 @@ final class EventSource: @unchecked Sendable {
   let propertyID: Int?
   /// Key paths are immutable objects, safe to share although not declared `Sendable`.
   let keyPath: UncheckedSendable<AnyKeyPath?>
-  private weak var subject: AnyObject?
+  private var strongSubject: AnyObject?
+  private weak var weakSubject: AnyObject?
   private let thread: UInt
   private var isLive: Bool
 
   @usableFromInline
-  init<Subject: Trackable>(subject: Subject, keyPath: AnyKeyPath?, propertyID: Int) {
+  init<Subject: Trackable>(subject: Subject, keyPath: AnyKeyPath?, propertyID: Int, isDidSet: Bool = false) {
     self.objectID = ObjectIdentifier(subject)
     self.trackableType = Subject.self
     self.propertyID = propertyID
     self.keyPath = UncheckedSendable(keyPath)
-    self.subject = subject
+    if isDidSet && NotificationBatch.isOpen {  // delivered when that batch drains
+      self.weakSubject = subject
+    } else {
+      self.strongSubject = subject
+    }
     self.thread = tracking_current_thread()
     self.isLive = true
   }
@@ -178,7 +191,6 @@ final class EventSource: @unchecked Sendable {
     trackableType = nil
     propertyID = nil
     keyPath = UncheckedSendable(nil)
-    subject = nil
     thread = 0
     isLive = false
   }
@@ -194,11 +206,15 @@ final class EventSource: @unchecked Sendable {
   /// Ends the synchronous delivery: reads return `nil` from now on. Called by the
   /// delivering thread.
   func endDelivery() {
-    if thread == tracking_current_thread() { isLive = false }
+    guard thread == tracking_current_thread() else { return }
+    isLive = false
+    strongSubject = nil
   }
 
   func read<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Value? {
-    guard thread == tracking_current_thread(), isLive, let root = subject as? Root else { return nil }
+    guard thread == tracking_current_thread(), isLive, let root = (strongSubject ?? weakSubject) as? Root else {
+      return nil
+    }
     // Not recorded by whatever tracking scope is active on this thread: the read
     // belongs to the callback, not to the code that made the change.
     return CurrentScope.with(nil) { root[keyPath: keyPath] }

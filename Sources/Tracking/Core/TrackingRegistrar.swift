@@ -91,7 +91,9 @@ public struct TrackingRegistrar: @unchecked Sendable {
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
     if storage.isRead(id) {
-      storage.didSet(id) { EventSource(subject: subject, keyPath: keyPath(), propertyID: id) }
+      storage.didSet(id) {
+        EventSource(subject: subject, keyPath: keyPath(), propertyID: id, isDidSet: true)
+      }
     }
     if _slowPath(TrackingInterop.isRelaying) {
       TrackingInterop.relayDidSet(storage, id)
