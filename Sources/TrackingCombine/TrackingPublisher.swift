@@ -9,13 +9,14 @@ import Tracking
 /// A publisher of the values of a closure over tracked state, emitted on every change
 /// of what the closure read: Combine's (or OpenCombine's) view of a tracking.
 ///
+/// The closure is `@Sendable`, so it captures `Sendable` models (here `cart`); for
+/// any other model, use the key-path form, `model.publisher(for: \.count)`.
+///
 /// ```swift
 /// let cancellable = TrackingPublisher { (cart.items.count, cart.coupon) }
 ///   .sink { count, coupon in render(count, coupon) }
 /// cart.coupon = "TEA"        // emits (0, "TEA") synchronously, on this thread
 /// ```
-///
-/// Most code uses the key-path form, `model.publisher(for: \.count)`.
 ///
 /// - **What is emitted.** With ``TrackedChangeTiming/didSet`` (the default), the
 ///   closure's value after each change — the new value. With

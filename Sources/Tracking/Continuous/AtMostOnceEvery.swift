@@ -18,7 +18,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
   ///
   /// The sequence ends when the base sequence ends (after delivering a held value) or
   /// when the consuming task is cancelled.
-  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
+  ///
+  /// Available where `AsyncSequence.Failure` is (macOS 15, iOS 18 and the matching
+  /// releases), which the constraint `Failure == Never` needs.
   public func atMostOnce<C: Clock>(every interval: C.Duration, clock: C) -> AsyncStream<Element> {
     let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let gate = ThrottleGate<Element, C>(interval: interval, clock: clock, output: continuation)

@@ -12,9 +12,9 @@
 ///
 /// With no handler registered, each distinct report (type, property, region) is
 /// printed once to standard error as a warning. Register a handler to send reports
-/// elsewhere (a log, a breakpoint, a test failure); while any handler is registered,
-/// nothing is printed. `TrackingTesting` has one that records each report as a
-/// Swift Testing issue.
+/// elsewhere (a log, a breakpoint, a test failure: a handler in a test target can
+/// call Swift Testing's `Issue.record`); while any handler is registered, nothing is
+/// printed.
 ///
 /// Handlers are process-wide and called synchronously on the thread that made the
 /// read, while the region's code runs; keep them short, and don't read tracked

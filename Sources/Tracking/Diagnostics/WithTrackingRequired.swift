@@ -17,7 +17,8 @@
 ///
 /// Each untracked read is sent to ``TrackingDiagnostics`` as an ``UntrackedRead``
 /// naming the type, the property and this call's location: a warning on standard
-/// error by default, a test failure with `TrackingTesting`'s handler.
+/// error by default, or whatever a registered handler does with it (a test failure,
+/// say).
 ///
 /// Reads inside `withTracking` (including one entered within `body`) are tracked and
 /// not reported; so are reads in `withoutTracking`. Hand-written tracked properties
