@@ -138,7 +138,7 @@
       #expect(away.hasUnsavedChanges)
 
       try await PostgreSQLServer.letIn(role)  // the reconnection reads the stored value and retries the write
-      try await eventually(within: 20) {
+      try await eventually(within: 120) {
         away.model.query == "changed while away" && other.model.path == ["written while away"]
       }
       #expect(try storedState(other.storage) == SceneState(query: "changed while away", path: ["written while away"]))
