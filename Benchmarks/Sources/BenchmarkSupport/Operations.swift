@@ -475,5 +475,5 @@ extension Operation {
     + [
       bytesPerObject, bytesPerObjectUsed, pendingScopesBytes, pendingScopesTime,
       graphFrame, graphEvaluations,
-    ] + continuous + structState
+    ] + derivedGraphs + continuous + structState
 }
