@@ -13,7 +13,9 @@ trap 'rm -rf "$(dirname "$copy")"' EXIT
 mkdir -p "$copy"
 tar -C "$repo" --exclude='./.build*' --exclude='./Benchmarks/.build' -cf - . | tar -C "$copy" -xf -
 cd "$copy"
+swift package resolve  # a dependency can only be pinned once the graph is resolved
 swift package resolve swift-syntax --version "$version"
+grep -A8 '"identity" : "swift-syntax"' Package.resolved | grep '"version"' || true  # what the build uses
 swift build --build-tests
 swift test --skip-build --filter TrackingMacrosTests
 echo "swift-syntax $version: the macros build and their tests pass"
