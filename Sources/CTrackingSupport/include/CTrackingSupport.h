@@ -261,14 +261,29 @@ static inline void tracking_lock_unlock(tracking_lock *_Nonnull l) {
 ///   whether another thread changed something after the scope read it;
 /// - `appleRelay`: the object relaying to Apple's registrar once there is one (an
 ///   unretained pointer, published once; the registrar's state owns it);
-/// - the lock.
+/// - the lock;
+/// - `willSetMask`: the properties that installed observers hearing will-sets watch,
+///   in 32 bits (bit 31 stands for every property numbered 31 or more), so a write
+///   watched only by did-set observers skips the will-set pass. It sits in the
+///   padding after the 4-byte lock, so the storage does not grow.
 typedef struct {
   tracking_atomic_word readMask;
   tracking_atomic_word observedMask;
   tracking_atomic_word changeEpoch;
   tracking_atomic_word appleRelay;
   tracking_lock lock;
+  _Atomic(int32_t) willSetMask;
 } tracking_registrar_sync;
+
+static inline void tracking_will_set_mask_init(tracking_registrar_sync *_Nonnull s) {
+  atomic_init(&s->willSetMask, 0);
+}
+static inline int32_t tracking_will_set_mask_load(tracking_registrar_sync *_Nonnull s) {
+  return atomic_load_explicit(&s->willSetMask, memory_order_relaxed);
+}
+static inline void tracking_will_set_mask_store(tracking_registrar_sync *_Nonnull s, int32_t mask) {
+  atomic_store_explicit(&s->willSetMask, mask, memory_order_relaxed);
+}
 
 #ifdef __cplusplus
 }

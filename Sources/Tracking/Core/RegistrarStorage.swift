@@ -27,6 +27,9 @@ import CTrackingSupport
 ///   while a tracking's `apply` runs from being lost.
 /// - `observedMask`: the union of the properties that pending observers watch; written
 ///   under the lock, read without it.
+/// - `willSetMask` (32 bits, in the lock's padding): the same for the observers that
+///   hear will-sets; a write whose property has no bit there skips the will-set pass.
+///   Written and read like `observedMask`, and ordered by the same epoch protocol.
 ///
 /// **Why these orders are enough.** A reader ORs the bit and notes the epoch before it
 /// reads the value; a write that the program orders after that read (the only kind a
@@ -46,6 +49,16 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   struct Entry {
     let observer: TrackingObserver
     let properties: PropertySet
+    /// Whether the observer hears will-sets (fixed by its kind; kept here so that a
+    /// scan reads it without touching the observer). Fits in the entry's padding.
+    let hearsWillSet: Bool
+  }
+
+  /// The two masks that say which properties pending observers watch: all of them,
+  /// and those of the observers that hear will-sets.
+  struct Masks {
+    var observed = 0
+    var willSet: Int32 = 0
   }
 
   @usableFromInline
@@ -83,6 +96,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
       tracking_atomic_init(&sync.pointee.changeEpoch, 0)
       tracking_atomic_init(&sync.pointee.appleRelay, 0)
       tracking_lock_init(&sync.pointee.lock)
+      tracking_will_set_mask_init(sync)
     }
     return storage
   }
@@ -119,6 +133,20 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let low = UInt64(Int.bitWidth - 1)
     var mask = Int(truncatingIfNeeded: properties.bits & ((1 &<< low) &- 1))
     if properties.bits >> low != 0 || !(properties.spilled?.isEmpty ?? true) { mask |= Int.min }
+    return mask
+  }
+
+  /// The bit standing for property `id` in the 32-bit will-set mask.
+  @inlinable
+  static func willSetBit(_ id: Int) -> Int32 {
+    id >= 0 && id < 31 ? 1 &<< Int32(id) : Int32.min
+  }
+
+  /// The will-set mask bits of a set of properties.
+  static func willSetMask(of properties: borrowing PropertySet) -> Int32 {
+    if properties.includesAll { return -1 }
+    var mask = Int32(truncatingIfNeeded: properties.bits & ((1 &<< 31) &- 1))
+    if properties.bits >> 31 != 0 || !(properties.spilled?.isEmpty ?? true) { mask |= Int32.min }
     return mask
   }
 
@@ -187,12 +215,14 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     }
   }
 
-  /// Publishes the union of the entries' properties; called under the lock whenever
-  /// the entries change. Relaxed: readers that need ordering get it from the epoch
-  /// protocol above or from taking the lock.
+  /// Publishes the union of the entries' properties (and that of the entries that
+  /// hear will-sets); called under the lock whenever the entries change. Relaxed:
+  /// readers that need ordering get it from the epoch protocol above or from taking
+  /// the lock.
   @inline(__always)
-  private func publishMask(_ mask: Int) {
-    tracking_atomic_store_relaxed(&sync.pointee.observedMask, mask)
+  private func publish(_ masks: Masks) {
+    tracking_atomic_store_relaxed(&sync.pointee.observedMask, masks.observed)
+    tracking_will_set_mask_store(sync, masks.willSet)
   }
 
   /// Whether a pending observer may watch property `id` (the observed mask's bit).
@@ -201,28 +231,39 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     tracking_atomic_load_relaxed(&sync.pointee.observedMask) & Self.maskBit(id) != 0
   }
 
+  /// Whether a pending observer that hears will-sets may watch property `id`.
+  @inline(__always)
+  func observesWillSet(_ id: Int) -> Bool {
+    tracking_will_set_mask_load(sync) & Self.willSetBit(id) != 0
+  }
+
   /// Whether any observer may be installed (the observed mask is not empty).
   var hasObservers: Bool { tracking_atomic_load_relaxed(&sync.pointee.observedMask) != 0 }
 
   // MARK: Installing
 
   func install(_ observer: TrackingObserver, properties: PropertySet) {
-    let entry = Entry(observer: observer, properties: properties)
+    let hearsWillSet = observer.kind.hearsWillSet
+    let entry = Entry(observer: observer, properties: properties, hearsWillSet: hearsWillSet)
     let bits = Self.mask(of: properties)
+    let willSetBits = hearsWillSet ? Self.willSetMask(of: properties) : 0
     withLock { state in
       if state.entries.count == state.entries.capacity && state.entries.count >= 8 {
         // Sweep finished entries rather than grow the array.
-        publishMask(Self.compact(&state, changing: nil) { _ in .keep })
+        publish(Self.compact(&state, changing: nil) { _ in .keep })
       }
       state.entries.append(entry)
-      publishMask(tracking_atomic_load_relaxed(&sync.pointee.observedMask) | bits)
+      publish(
+        Masks(
+          observed: tracking_atomic_load_relaxed(&sync.pointee.observedMask) | bits,
+          willSet: tracking_will_set_mask_load(sync) | willSetBits))
     }
   }
 
   /// Removes the finished entries now (after a cancellation that must leave nothing
   /// installed).
   func sweep() {
-    withLock { state in publishMask(Self.compact(&state, changing: nil) { _ in .keep }) }
+    withLock { state in publish(Self.compact(&state, changing: nil) { _ in .keep }) }
   }
 
   /// Whether any installed entry's observer is still pending.
@@ -236,18 +277,20 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   // MARK: Writes
 
   /// The `willSet` of a write of a read property: bumps the epoch and runs the will-set
-  /// callbacks of the observers that watch `id`.
+  /// callbacks of the observers that watch `id`. When none of the observers that
+  /// watch `id` hears will-sets (the will-set mask), the entries are not scanned:
+  /// finished ones are swept at the did-set.
   ///
   /// One-shot observers are removed while the lock is held; their callbacks run after
   /// it is released, on the mutating thread, before the value changes.
   @usableFromInline
   func willSet(_ id: Int, source: () -> EventSource) {
     bumpChangeEpoch()
-    guard observes(id) else { return }
+    guard observesWillSet(id) else { return }
     var due = DueObservers()
     withLock { state in
       let scanned = state.entries.count
-      publishMask(
+      publish(
         Self.compact(&state, changing: id) { entry in
           switch entry.observer.kind {
           case .willSetOnce:
@@ -280,7 +323,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     var due = DueObservers()
     withLock { state in
       let scanned = state.entries.count
-      publishMask(
+      publish(
         Self.compact(&state, changing: id) { entry in
           switch entry.observer.kind {
           case .willSetOnce, .willSetRepeating:
@@ -306,7 +349,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   enum Verdict { case keep, remove }
 
   /// One pass over the entries, in order, that keeps the rest in place and returns the
-  /// union of the properties it keeps (the new observed mask).
+  /// union of the properties it keeps (the new masks).
   ///
   /// - With `changing: id`, entries that do not watch `id` are kept untouched: their
   ///   observers are not even looked at, so a write pays one bit test per unrelated
@@ -319,8 +362,8 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   @inline(__always)
   private static func compact(
     _ state: inout State, changing id: Int?, _ decide: (borrowing Entry) -> Verdict
-  ) -> Int {
-    var mask = 0
+  ) -> Masks {
+    var masks = Masks()
     var kept = 0
     let count = state.entries.count
     state.entries.withUnsafeMutableBufferPointer { entries in
@@ -332,14 +375,15 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
           keep = entries[index].observer.isPending && decide(entries[index]) == .keep
         }
         guard keep else { continue }
-        mask |= Self.mask(of: entries[index].properties)
+        masks.observed |= Self.mask(of: entries[index].properties)
+        if entries[index].hearsWillSet { masks.willSet |= Self.willSetMask(of: entries[index].properties) }
         if kept != index { entries.swapAt(kept, index) }
         kept += 1
       }
     }
     // Usually one entry goes; `removeLast()` avoids the generic range removal.
     for _ in kept..<count { state.entries.removeLast() }
-    return mask
+    return masks
   }
 
   // MARK: Key paths

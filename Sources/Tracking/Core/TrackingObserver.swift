@@ -49,6 +49,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     var isRepeating: Bool {
       self == .willSetRepeating || self == .didSetRepeating || self == .willSetAndDidSetRepeating
     }
+
+    /// Whether observers of this kind run anything at a will-set.
+    var hearsWillSet: Bool { self != .didSetOnce && self != .didSetRepeating }
   }
 
   /// A callback either ignores what happened (Apple's classic shape) or receives it.

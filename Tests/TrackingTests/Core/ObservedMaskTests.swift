@@ -46,6 +46,39 @@ struct ObservedMaskTests {
     #expect(RegistrarStorage.mask(of: set) == (1 << 3) | Int.min)
   }
 
+  @Test func theWillSetMaskHoldsOnlyObserversThatHearWillSets() {
+    let counter = Counter()
+    let storage = Self.storage(counter)
+    let heard = EventLog()
+    withTracking { _ = counter.count } didSet: { _ in heard("didSet") }
+    #expect(storage.observes(0))
+    #expect(!storage.observesWillSet(0))  // a write skips the will-set scan
+    withTracking { _ = counter.count } onChange: { heard("willSet") }
+    #expect(storage.observesWillSet(0))
+    counter.count = 1
+    #expect(heard.events == ["willSet", "didSet"])
+    #expect(!storage.observes(0))
+    #expect(!storage.observesWillSet(0))
+  }
+
+  @Test func highPropertyNumbersShareTheWillSetMasksTopBit() {
+    #expect(RegistrarStorage.willSetBit(0) == 1)
+    #expect(RegistrarStorage.willSetBit(30) == 1 << 30)
+    #expect(RegistrarStorage.willSetBit(31) == Int32.min)
+    #expect(RegistrarStorage.willSetBit(RegistrarStorage.firstDynamicID) == Int32.min)
+    var set = PropertySet(3)
+    set.insert(40)
+    #expect(RegistrarStorage.willSetMask(of: set) == (1 << 3) | Int32.min)
+    #expect(RegistrarStorage.willSetMask(of: .all) == -1)
+    // A key path numbered at run time: its will-set observer is found through bit 31.
+    let model = HandWritten()
+    let fired = EventLog()
+    withTracking { _ = model.manual } onChange: { fired("manual") }
+    #expect(Self.storage(model).observesWillSet(RegistrarStorage.firstDynamicID))
+    model.manual = 1
+    #expect(fired.events == ["manual"])
+  }
+
   @Test func keyPathNumberedPropertiesStillFire() {
     let model = HandWritten()
     let fired = EventLog()
