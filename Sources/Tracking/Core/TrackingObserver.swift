@@ -172,10 +172,35 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// (the deallocating thread may be running it).
   private func releaseCallbacks() {
     let callbacks = callbacks
-    let kind = callbacks.pointee.kind
-    guard !kind.isRepeating, kind != .willSetThenDidSet, callbacks.pointee.deinit == nil else { return }
+    guard mayReleaseCallbacks else { return }
     callbacks.pointee.willSet = nil
     callbacks.pointee.didSet = nil
+  }
+
+  /// Whether the caller that ended this observer may release its callbacks (see
+  /// `releaseCallbacks`).
+  private var mayReleaseCallbacks: Bool {
+    let kind = callbacks.pointee.kind
+    return !kind.isRepeating && kind != .willSetThenDidSet && callbacks.pointee.deinit == nil
+  }
+
+  /// The handler a one-shot observer runs as it ends, called by the one caller that
+  /// ended it: moved out of the callbacks when they may be released (no copy, and the
+  /// other callback is released), else copied.
+  ///
+  /// The move goes through a pointer to the handler's own field. A mutating call on
+  /// `callbacks.pointee.didSet` (`take()`) would be a formal access to the whole
+  /// `Callbacks`, which overlaps the `kind` that registrars read under their locks on
+  /// other threads: harmless, but ThreadSanitizer reports it as an access race.
+  @inline(__always)
+  private func takeFinalHandler(didSet: Bool) -> Handler? {
+    let callbacks = callbacks
+    guard mayReleaseCallbacks else { return didSet ? callbacks.pointee.didSet : callbacks.pointee.willSet }
+    let field = didSet ? callbacks.pointer(to: \.didSet)! : callbacks.pointer(to: \.willSet)!
+    let handler = field.move()
+    field.initialize(to: nil)
+    if didSet { callbacks.pointee.willSet = nil } else { callbacks.pointee.didSet = nil }
+    return handler
   }
 
   /// Called by a registrar, outside its lock, in the `willSet` of a property this
@@ -185,9 +210,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     switch kind {
     case .willSetOnce:
       guard finish() else { return }
-      let handler = callbacks.pointee.willSet
-      releaseCallbacks()
-      handler?.run(.willSet, source, canceller: self)
+      takeFinalHandler(didSet: false)?.run(.willSet, source, canceller: self)
     case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
       guard isPending else { return }
       callbacks.pointee.willSet?.run(.willSet, source, canceller: self)
@@ -205,9 +228,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     case .didSetOnce, .willSetThenDidSet:
       // Queued as due (see `becomeDue`); a cancel since then won the word.
       guard tracking_atomic_cas(state, Self.due, Self.finished) else { return }
-      let handler = callbacks.pointee.didSet
-      releaseCallbacks()
-      handler?.run(.didSet, source, canceller: self)
+      takeFinalHandler(didSet: true)?.run(.didSet, source, canceller: self)
     case .didSetRepeating, .willSetAndDidSetRepeating:
       guard isPending else { return }
       callbacks.pointee.didSet?.run(.didSet, source, canceller: self)
