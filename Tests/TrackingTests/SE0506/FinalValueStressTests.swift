@@ -32,8 +32,12 @@ struct FinalValueStressTests {
     func reaches(_ value: Int, within bound: Duration = .seconds(10)) async -> Bool {
       let watchdog = Task {
         try? await Task.sleep(for: bound)
-        self.state.withLock { $0 }.waiter?.resume()
-        self.state.withLock { $0.waiter = nil }
+        // Taken under the lock, so a delivery at the same moment cannot resume it too.
+        let waiter = self.state.withLock { state in
+          defer { state.waiter = nil }
+          return state.waiter
+        }
+        waiter?.resume()
       }
       defer { watchdog.cancel() }
       await withCheckedContinuation { continuation in
