@@ -45,6 +45,9 @@ package struct AccessList {
   var index: ObjectIndex?
   /// The scope this one is nested in, on this thread (for counting own writes).
   @usableFromInline var enclosing: UnsafeMutablePointer<AccessList>?
+  /// Who opened this scope, when that matters: a ``Derived`` marks the scope of its
+  /// recomputation, to recognize the writes its own closure makes.
+  @usableFromInline var owner: UnsafeRawPointer?
 
   @usableFromInline init() {}
 
@@ -235,6 +238,30 @@ package struct AccessList {
     }
     list.enclosing = nil
     return (result, list)
+  }
+
+  /// Runs `body` with `list` as the thread's current scope, isolated from any enclosing
+  /// one (its reads are not merged there), and returns `body`'s value.
+  ///
+  /// For generic callers (``Derived``): ``collect(_:)`` returns a tuple, and in code
+  /// that is not specialized a tuple holding a generic value costs a metadata lookup
+  /// per call.
+  @inlinable
+  package static func collectIsolated<T>(into list: inout AccessList, _ body: () -> T) -> T {
+    withUnsafeMutablePointer(to: &list) { pointer in
+      CurrentScope.with(UnsafeMutableRawPointer(pointer), body)
+    }
+  }
+
+  /// Whether a scope opened by `owner` is current on this thread, or encloses the
+  /// current one.
+  static func isInScope(openedBy owner: UnsafeRawPointer) -> Bool {
+    var scope = CurrentScope.accessList
+    while let list = scope {
+      if list.pointee.owner == owner { return true }
+      scope = list.pointee.enclosing
+    }
+    return false
   }
 
   /// Runs `body` with no current scope, so that its reads are not recorded anywhere.

@@ -82,6 +82,13 @@ struct NotificationBatch {
     current?.pointee.effects.remove(observer)
   }
 
+  /// Drops the propagation did-sets waiting for `observer` in this thread's batch: a
+  /// ``Derived`` calls it when a recomputation ends, for the did-sets of writes that its
+  /// own closure made (which, like the run's own writes above, change nothing for it).
+  static func discardPropagation(_ observer: TrackingObserver) {
+    current?.pointee.propagation.remove(observer)
+  }
+
   /// Queues work that recomputes a derived value, to run once propagation is done.
   /// Runs it at once when no batch is open.
   static func settle(_ work: @escaping () -> Void) {
