@@ -50,6 +50,11 @@
 /// - **Only while observed.** When nobody observes a derived value any more, it stops
 ///   observing its inputs at their next change (its cache is then dropped), and starts
 ///   again on the next read.
+/// - **One observer while the inputs stay the same.** A recomputation that reads the
+///   same properties of the same objects as the previous one keeps the observer that
+///   one installed on them, as continuous observation does: nothing is allocated,
+///   installed or cancelled per change. Between a change and the next read that
+///   observer ignores further changes (the readers have been told already).
 ///
 /// Threads: a `Derived` of a `Sendable` value is `Sendable`, and its own bookkeeping is
 /// locked, so inputs may be mutated and the value read from several threads. Its
@@ -67,7 +72,14 @@ public final class Derived<Value>: Trackable {
   private let compute: () -> Value
   /// Set when the value notifies only when it changed.
   private let isEqual: ((Value, Value) -> Bool)?
-  private let state = Locked(DerivedState<Value>())
+  /// Everything but the cached value (see `DerivedState` for why it is not generic).
+  private let bookkeeping = Locked(DerivedState())
+  /// The cached value's slot: initialized while `hasCache` is set; only touched under
+  /// the bookkeeping's lock.
+  private let cache = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+  /// `\.value`, made once: made at each change (for the observers that take events),
+  /// a key path into a generic class is instantiated from its mangled name.
+  private let valueKeyPath: KeyPath<Derived, Value> = \.value
 
   /// A derived value whose observers are notified whenever one of its inputs changes.
   ///
@@ -100,7 +112,11 @@ public final class Derived<Value>: Trackable {
   }
 
   deinit {
-    state.withLock { $0.retireCurrentRound() }?.cancel()
+    bookkeeping.withLock { $0.retireCurrentRound() }?.cancel()
+    // No lock: nothing else can reach this object any more (its observer's callbacks
+    // hold it weakly, and a weak load fails once deinit has begun).
+    if bookkeeping.valueWhileLocked.pointee.hasCache { cache.deinitialize(count: 1) }
+    cache.deallocate()
   }
 
   /// The derived value: the cached one when its inputs have not changed since it was
@@ -114,117 +130,178 @@ public final class Derived<Value>: Trackable {
 
   /// How many times the closure has run. For tests and benchmarks.
   @_spi(Testing)
-  public var recomputeCount: Int { state.withLock { $0.recomputeCount } }
+  public var recomputeCount: Int { bookkeeping.withLock { $0.recomputeCount } }
+
+  /// How many times a recomputation installed a new observer on the inputs (the
+  /// others kept the one installed, having read the same inputs). For tests.
+  @_spi(Testing)
+  public var inputObserverInstallCount: Int { bookkeeping.withLock { $0.roundCount } }
 
   /// Whether the next read of ``value`` returns the cached value without computing.
   @_spi(Testing)
-  public var isCached: Bool { state.withLock { $0.isValid && $0.inFlightCount == 0 } }
+  public var isCached: Bool { bookkeeping.withLock { $0.isValid && $0.inFlightCount == 0 } }
+
+  // MARK: The cache (under the bookkeeping's lock)
+
+  /// The cached value, current or not. Between `lock()` and `unlock()`.
+  private var cachedWhileLocked: Value? {
+    bookkeeping.valueWhileLocked.pointee.hasCache ? cache.pointee : nil
+  }
+
+  /// Caches `value` if nothing changed since `generation` (see `DerivedState`).
+  private func store(_ value: Value, computedAt generation: UInt64) {
+    bookkeeping.lock()
+    defer { bookkeeping.unlock() }
+    let state = bookkeeping.valueWhileLocked
+    guard state.pointee.mayStore(computedAt: generation) else { return }
+    if state.pointee.hasCache {
+      cache.pointee = value
+    } else {
+      cache.initialize(to: value)
+      state.pointee.hasCache = true
+    }
+    state.pointee.isValid = true
+  }
 
   // MARK: Reading
 
-  private enum Plan {
-    case cached(Value)
-    /// An input is between its `willSet` and its `didSet`: compute from the inputs'
-    /// current state, neither trusting nor filling the cache.
-    case untracked
-    case tracked(generation: UInt64)
-  }
-
   private func currentValue() -> Value {
-    let plan = state.withLock { state -> Plan in
-      if state.inFlightCount > 0 { return .untracked }
-      if state.isValid, let cached = state.cached { return .cached(cached) }
-      return .tracked(generation: state.generation)
+    bookkeeping.lock()
+    let plan = bookkeeping.valueWhileLocked.pointee.readPlan
+    if case .cached = plan {
+      defer { bookkeeping.unlock() }
+      return cache.pointee
     }
+    bookkeeping.unlock()
     switch plan {
-    case .cached(let value):
-      return value
-    case .untracked:
+    case .cached, .untracked:
       let value = withoutTracking(compute)
-      state.withLock { $0.recomputeCount += 1 }
+      bookkeeping.withLock { $0.recomputeCount += 1 }
       return value
     case .tracked(let generation):
       let value = recompute()
-      state.withLock { $0.store(value, ifStillAt: generation) }
+      store(value, computedAt: generation)
       return value
     }
   }
 
-  /// Runs the closure in a tracking scope of its own and installs the observer of
-  /// the new round, retiring the previous one. Does not store the value.
+  /// Runs the closure in a tracking scope of its own and makes sure a round observes
+  /// what it read. Does not store the value.
   ///
-  /// The scope is isolated from any enclosing one (`withoutTracking`): whoever reads
-  /// ``value`` depends on this object, not on its inputs. The round's observer is a
-  /// propagation observer: its did-set runs before any ordinary observer in a batch.
+  /// The current round, if its observer is still installed, is revived before the
+  /// closure runs: from then on it hears every change of the inputs it observes, so a
+  /// change made by another thread during the reads is noticed. When the closure read
+  /// the same properties of the same objects as the recomputation that installed the
+  /// round, the round is kept: nothing is installed or cancelled, and a write to an
+  /// input costs the same however many times the value was recomputed. Otherwise a new
+  /// round is installed and the previous one cancelled.
+  ///
+  /// The scope is isolated from any enclosing one: whoever reads ``value`` depends on
+  /// this object, not on its inputs.
   private func recompute() -> Value {
+    let current = bookkeeping.withLock { $0.startRecomputation() }
+    if _slowPath(TrackingInterop.observesAppleObservables) { return recomputeIncludingApple() }
+    var reads = AccessList()
+    reads.owner = scopeOwner
+    let value = AccessList.collectIsolated(into: &reads, compute)
+    if let current {
+      // The did-sets of the closure's own writes, queued in this thread's batch while
+      // the revived round listened: its own writes change nothing for it.
+      NotificationBatch.discardPropagation(current.observer)
+    }
+    // Matching reads the objects' serial numbers (under their locks): outside this one.
+    if let current, current.signature.matches(reads) {
+      let kept = bookkeeping.withLock { $0.round === current.round && !current.round.isRetired }
+      if kept { return value }
+    }
     let round = DerivedRound()
-    let weakSelf = WeakDerived(self)
-    let willSet = TrackingObserver.Handler.plain { weakSelf.object?.inputWillChange(round) }
-    let didSet = TrackingObserver.Handler.plain { weakSelf.object?.inputDidChange(round) }
-    state.withLock { $0.recomputeCount += 1 }
+    let observer = reads.isEmpty ? nil : makeObserver(for: round)
     // An install that notices a change made meanwhile by another thread calls this
-    // round's callbacks at once, before `track` returns: the round is then retired (and
-    // the value not cached), and this value's readers have been told to read again.
-    let (value, observer) = withoutTracking {
-      track(compute) { .make(kind: .willSetThenDidSet, willSet: willSet, didSet: didSet, isPropagation: true) }
-    }
-    // Whether the round was retired meanwhile is read under the lock, which guards it:
-    // once it is installed, whoever retires it later also cancels its observer.
-    let (previous, retired) = state.withLock { state -> (TrackingObserver?, Bool) in
-      let previous = state.retireCurrentRound()
-      guard !round.isRetired else { return (previous, true) }
-      state.round = round
-      state.observer = observer
-      return (previous, false)
-    }
-    if previous !== observer { previous?.cancel() }
-    if retired { observer?.cancel() }
+    // round's callbacks at once: the round is then stale (and the value not cached),
+    // and this value's readers have been told to read again.
+    if let observer { reads.installReporting(observer) }
+    adopt(round, observer: observer, signature: reads.signature)
     return value
+  }
+
+  /// ``recompute()`` when the closure may read Apple's `@Observable` objects too: their
+  /// changes come through Apple's one-shot tracking, so a new round is installed for
+  /// every recomputation.
+  private func recomputeIncludingApple() -> Value {
+    let round = DerivedRound()
+    let (value, observer) = withoutTracking { track(compute) { makeObserver(for: round) } }
+    adopt(round, observer: observer, signature: .empty)
+    return value
+  }
+
+  /// The observer of one round: it stays installed from one recomputation to the next
+  /// while they read the same inputs. A propagation observer: its did-set runs before
+  /// any ordinary observer in a batch.
+  private func makeObserver(for round: DerivedRound) -> TrackingObserver {
+    let weakSelf = WeakDerived(self)
+    return .make(
+      kind: .willSetAndDidSetRepeating,
+      willSet: .plain { weakSelf.object?.inputWillChange(round) },
+      didSet: .plain { weakSelf.object?.inputDidChange(round) },
+      isPropagation: true)
+  }
+
+  /// Makes `round` the current one and cancels the previous round's observer (or this
+  /// one's, if the round was retired meanwhile).
+  private func adopt(_ round: DerivedRound, observer: TrackingObserver?, signature: ReadSignature) {
+    let (previous, adopted) = bookkeeping.withLock { $0.adopt(round, observer: observer, signature: signature) }
+    if previous !== observer { previous?.cancel() }
+    if !adopted { observer?.cancel() }
   }
 
   // MARK: Input changes (on the mutating thread)
 
+  /// Marks the scopes of this value's recomputations (see `recompute()`).
+  private var scopeOwner: UnsafeRawPointer {
+    UnsafeRawPointer(Unmanaged.passUnretained(bookkeeping.buffer).toOpaque())
+  }
+
+  /// Whether the change being reported is a write made by this value's own closure,
+  /// during a recomputation on this thread. Such writes are not changes for it (as a
+  /// tracking scope's own writes do not fire it): its round, revived for the
+  /// recomputation, would otherwise tell its readers, whose next read recomputes and
+  /// writes again.
+  private var isOwnWrite: Bool { AccessList.isInScope(openedBy: scopeOwner) }
+
   private func inputWillChange(_ round: DerivedRound) {
+    if isOwnWrite { return }
     // Nobody observes this value any more: stop observing its inputs (the cache is
     // dropped; the next read recomputes and observes them again).
     if !registrar.hasPendingObservers {
-      state.withLock { state -> TrackingObserver? in
+      bookkeeping.withLock { state -> TrackingObserver? in
         guard state.round === round else { return nil }
         return state.retireCurrentRound()
       }?.cancel()
       return
     }
-    let notify = state.withLock { state -> Bool in
-      guard !round.isRetired else { return false }
-      state.invalidate()
-      if !round.isInFlight {
-        round.isInFlight = true
-        state.inFlightCount += 1
-      }
-      return isEqual == nil
-    }
-    if notify { registrar.willSet(self, property: 0, keyPath: \.value) }
+    let notify = bookkeeping.withLock { $0.inputWillChange(round) }
+    if notify && isEqual == nil { registrar.willSet(self, property: 0, keyPath: valueKeyPath) }
   }
 
   /// Runs in the propagation phase of the change's batch: passes the change on to this
   /// value's readers (their did-set callbacks join the batch), or — when it notifies
   /// only when changed — queues the eager recomputation for the settling phase.
   private func inputDidChange(_ round: DerivedRound) {
-    // The round's observer has ended: the next read (or the eager recomputation
-    // below) installs a new one.
-    let accepted = state.withLock { state -> (previous: Value?, generation: UInt64)? in
-      guard !round.isRetired else { return nil }
-      state.retire(round)
-      state.invalidate()
-      return (state.cached, state.generation)
-    }
-    guard let accepted else { return }
+    if isOwnWrite { return }
     guard isEqual != nil else {
-      registrar.didSet(self, property: 0, keyPath: \.value)
+      if bookkeeping.withLock({ $0.inputDidChange(round) }) {
+        registrar.didSet(self, property: 0, keyPath: valueKeyPath)
+      }
       return
     }
+    bookkeeping.lock()
+    let accepted = bookkeeping.valueWhileLocked.pointee.inputDidChange(round)
+    let previous = cachedWhileLocked
+    let generation = bookkeeping.valueWhileLocked.pointee.generation
+    bookkeeping.unlock()
+    guard accepted else { return }
     let weakSelf = WeakDerived(self)
-    NotificationBatch.settle { weakSelf.object?.settle(previous: accepted.previous, generation: accepted.generation) }
+    NotificationBatch.settle { weakSelf.object?.settle(previous: previous, generation: generation) }
   }
 
   /// Recomputes after an input change and notifies only if the value changed. Runs
@@ -236,19 +313,15 @@ public final class Derived<Value>: Trackable {
     guard registrar.hasPendingObservers else { return }
     let value = recompute()
     if let previous, isEqual(previous, value) {
-      state.withLock { $0.store(value, ifStillAt: generation) }
+      store(value, computedAt: generation)
       return
     }
     // Announce with Apple's timing: `willSet` observers still read the old value.
-    if let previous {
-      state.withLock { $0.store(previous, ifStillAt: generation) }
-    }
-    registrar.willSet(self, property: 0, keyPath: \.value)
-    state.withLock { state in
-      state.isValid = false
-      state.store(value, ifStillAt: generation)
-    }
-    registrar.didSet(self, property: 0, keyPath: \.value)
+    if let previous { store(previous, computedAt: generation) }
+    registrar.willSet(self, property: 0, keyPath: valueKeyPath)
+    bookkeeping.withLock { $0.isValid = false }
+    store(value, computedAt: generation)
+    registrar.didSet(self, property: 0, keyPath: valueKeyPath)
   }
 }
 
@@ -259,7 +332,9 @@ extension Derived: @unchecked Sendable where Value: Sendable {}
 extension Derived: CustomStringConvertible {
   /// The cached value if there is one, without computing or tracking anything.
   public var description: String {
-    let cached = state.withLock { $0.isValid ? $0.cached : nil }
+    bookkeeping.lock()
+    let cached = bookkeeping.valueWhileLocked.pointee.isValid ? cachedWhileLocked : nil
+    bookkeeping.unlock()
     return cached.map { "Derived(\($0))" } ?? "Derived(<stale>)"
   }
 }
