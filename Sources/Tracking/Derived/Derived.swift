@@ -173,16 +173,15 @@ public final class Derived<Value>: Trackable {
       return cache.pointee
     }
     bookkeeping.unlock()
-    switch plan {
-    case .cached, .untracked:
-      let value = withoutTracking(compute)
-      bookkeeping.withLock { $0.recomputeCount += 1 }
-      return value
-    case .tracked(let generation):
+    if case .tracked(let generation) = plan {
       let value = recompute()
       store(value, computedAt: generation)
       return value
     }
+    // An input is mid-change: compute from the current state, leaving the cache alone.
+    let value = withoutTracking(compute)
+    bookkeeping.withLock { $0.recomputeCount += 1 }
+    return value
   }
 
   /// Runs the closure in a tracking scope of its own and makes sure a round observes
@@ -211,7 +210,7 @@ public final class Derived<Value>: Trackable {
     }
     // Matching reads the objects' serial numbers (under their locks): outside this one.
     if let current, current.signature.matches(reads) {
-      let kept = bookkeeping.withLock { $0.round === current.round && !current.round.isRetired }
+      let kept = bookkeeping.withLock { $0.round === current.round }
       if kept { return value }
     }
     let round = DerivedRound()
@@ -246,12 +245,9 @@ public final class Derived<Value>: Trackable {
       isPropagation: true)
   }
 
-  /// Makes `round` the current one and cancels the previous round's observer (or this
-  /// one's, if the round was retired meanwhile).
+  /// Makes `round` the current one and cancels the previous round's observer.
   private func adopt(_ round: DerivedRound, observer: TrackingObserver?, signature: ReadSignature) {
-    let (previous, adopted) = bookkeeping.withLock { $0.adopt(round, observer: observer, signature: signature) }
-    if previous !== observer { previous?.cancel() }
-    if !adopted { observer?.cancel() }
+    bookkeeping.withLock { $0.adopt(round, observer: observer, signature: signature) }?.cancel()
   }
 
   // MARK: Input changes (on the mutating thread)

@@ -23,7 +23,8 @@
 ///   been told; the next read recomputes), but its observer stays installed. The next
 ///   recomputation revives it before running the closure, and keeps it if the closure
 ///   read the same inputs; otherwise it *retires* it (for good: its observer is
-///   cancelled) and installs a new round.
+///   cancelled) and installs a new round. Only the current round is ever retired, and
+///   retiring it also clears `round`: the current round is never a retired one.
 struct DerivedState {
   var hasCache = false
   var isValid = false
@@ -74,7 +75,7 @@ struct DerivedState {
     round: DerivedRound, observer: TrackingObserver, signature: ReadSignature
   )? {
     recomputeCount += 1
-    guard let round, !round.isRetired, let observer, observer.isPending else { return nil }
+    guard let round, let observer, observer.isPending else { return nil }
     round.isStale = false
     return (round, observer, signature)
   }
@@ -111,26 +112,25 @@ struct DerivedState {
 
   /// Makes `round` current, with the observer and signature of the recomputation that
   /// made it, and returns the previous round's observer for the caller to cancel once
-  /// the lock is released. A round retired meanwhile is not adopted (`nil` and
-  /// `false`): whoever retires a current round also cancels its observer, so the
-  /// caller cancels this one.
+  /// the lock is released. (A round that is not current yet cannot be retired: only
+  /// `retireCurrentRound()` retires. Its callbacks may have made it stale meanwhile;
+  /// a stale round is adopted as it is, and the next read revives it.)
   mutating func adopt(
     _ round: DerivedRound, observer: TrackingObserver?, signature: ReadSignature
-  ) -> (previous: TrackingObserver?, adopted: Bool) {
+  ) -> TrackingObserver? {
     let previous = retireCurrentRound()
-    guard !round.isRetired else { return (previous, false) }
     self.round = round
     self.observer = observer
     self.signature = signature
     roundCount += 1
-    return (previous, true)
+    return previous
   }
 
   /// Retires the current round and hands back its observer, for the caller to cancel
   /// once the lock is released. Retiring a live round also invalidates: a value being
   /// computed concurrently may rely on it to hear about changes.
   mutating func retireCurrentRound() -> TrackingObserver? {
-    if let round, !round.isRetired {
+    if let round {
       round.isRetired = true
       land(round)
       invalidate()

@@ -13,21 +13,13 @@ private final class CountedBox: @unchecked Sendable {
   deinit { Self.alive -= 1 }
 }
 
-/// Inputs that report how many observers are installed on them.
-@Trackable private final class CountedInputs: @unchecked Sendable {
-  var a = 1
-  var b = 10
-  /// Trackings installed on this object, pending or not yet swept.
-  var observerCount: Int { _$trackingRegistrar.installedObserverCount }
-}
-
 extension ContinuousTrackingSuites {
   /// A derived value keeps the observer it installed on its inputs while its
   /// recomputations read the same inputs (issue 18), as continuous observation does.
   @Suite("Derived: one input observer while the inputs stay the same")
   struct DerivedObserverReuseTests {
     @Test func recomputationsThatReadTheSameInputsKeepTheInstalledObserver() {
-      let inputs = CountedInputs()
+      let inputs = DerivedInputs()
       let sum = Derived { inputs.a + inputs.b }
       let runs = Received<Int>()
       let token = observe { runs.append(sum.value) }
@@ -64,7 +56,7 @@ extension ContinuousTrackingSuites {
     }
 
     @Test func writesNobodyReadsInBetweenDoNotRecomputeAndAreNotLost() {
-      let inputs = CountedInputs()
+      let inputs = DerivedInputs()
       let sum = Derived { inputs.a + inputs.b }
       let fired = Received<Int>()
       withTracking { _ = sum.value } didSet: { _ in fired.append(0) }
@@ -83,7 +75,7 @@ extension ContinuousTrackingSuites {
     }
 
     @Test func writesTheClosureItselfMakesAreNotChangesForIt() {
-      let inputs = CountedInputs()
+      let inputs = DerivedInputs()
       // `+=` reads `b` too: the closure writes an input it reads.
       let counted = Derived { () -> Int in
         inputs.b += 1

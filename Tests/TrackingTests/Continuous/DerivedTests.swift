@@ -9,6 +9,8 @@ import Testing
   var b = 10
   var unrelated = 0
   var useA = true
+  /// Trackings installed on this object, pending or not yet swept.
+  var observerCount: Int { _$trackingRegistrar.installedObserverCount }
 }
 
 /// The derived-property pattern inside a tracked class.
