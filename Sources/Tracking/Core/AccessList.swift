@@ -91,7 +91,10 @@ package struct AccessList {
     return others.firstIndex { $0.storage === storage }
   }
 
-  private mutating func append(_ entry: Entry) {
+  private mutating func append(_ entry: consuming Entry) {
+    // A scope that reads a second object often reads several (a list of rows): start
+    // with room for a few, rather than growing one entry at a time.
+    if others.capacity == 0 { others.reserveCapacity(Self.indexThreshold) }
     others.append(entry)
     if index != nil {
       index!.add(others.count - 1, in: others)
@@ -154,7 +157,15 @@ package struct AccessList {
   package func install(_ observer: TrackingObserver) {
     guard let firstStorage else { return }
     firstStorage.install(observer, properties: firstProperties)
-    for entry in others { entry.storage.install(observer, properties: entry.properties) }
+    // Borrowed through the buffer: iterating `others` would copy each entry (retaining
+    // and releasing its storage).
+    others.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        Unmanaged.passUnretained(entries[index].storage)._withUnsafeGuaranteedRef {
+          $0.install(observer, properties: entries[index].properties)
+        }
+      }
+    }
   }
 
   /// Whether another thread changed an object this scope read, after the scope first
@@ -168,8 +179,9 @@ package struct AccessList {
   package func changedElsewhere() -> Bool {
     guard let firstStorage else { return false }
     if firstStorage.changeEpochAfterInstall &- firstEpoch > firstOwnWrites { return true }
-    for entry in others where entry.storage.changeEpoch &- entry.epoch > entry.ownWrites { return true }
-    return false
+    return others.withUnsafeBufferPointer { entries in
+      entries.contains { $0.storage.changeEpoch &- $0.epoch > $0.ownWrites }
+    }
   }
 
   /// Counts a write of the object owning `storage` as the own write of `scope` and of

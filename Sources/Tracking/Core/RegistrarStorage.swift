@@ -244,15 +244,20 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
 
   func install(_ observer: TrackingObserver, properties: PropertySet) {
     let hearsWillSet = observer.kind.hearsWillSet
-    let entry = Entry(observer: observer, properties: properties, hearsWillSet: hearsWillSet)
     let bits = Self.mask(of: properties)
     let willSetBits = hearsWillSet ? Self.willSetMask(of: properties) : 0
     withLock { state in
-      if state.entries.count == state.entries.capacity && state.entries.count >= 8 {
-        // Sweep finished entries rather than grow the array.
-        publish(Self.compact(&state, changing: nil) { _ in .keep })
+      if state.entries.capacity == 0 {
+        // An object's first observer: one allocation of the exact size, not the
+        // array's general growth path (a third of a first install's instructions).
+        state.entries = [Entry(observer: observer, properties: properties, hearsWillSet: hearsWillSet)]
+      } else {
+        if state.entries.count == state.entries.capacity && state.entries.count >= 8 {
+          // Sweep finished entries rather than grow the array.
+          publish(Self.compact(&state, changing: nil) { _ in .keep })
+        }
+        state.entries.append(Entry(observer: observer, properties: properties, hearsWillSet: hearsWillSet))
       }
-      state.entries.append(entry)
       publish(
         Masks(
           observed: tracking_atomic_load_relaxed(&sync.pointee.observedMask) | bits,
@@ -291,13 +296,13 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     withLock { state in
       let scanned = state.entries.count
       publish(
-        Self.compact(&state, changing: id) { entry in
-          switch entry.observer.kind {
+        Self.compact(&state, changing: id) { observer in
+          switch observer.kind {
           case .willSetOnce:
-            due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesWillSetEvent)
+            due.append(observer, scanned: scanned, takesEvent: observer.takesWillSetEvent)
             return .remove
           case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
-            due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesWillSetEvent)
+            due.append(observer, scanned: scanned, takesEvent: observer.takesWillSetEvent)
             return .keep
           case .didSetOnce, .didSetRepeating:
             return .keep
@@ -324,17 +329,17 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     withLock { state in
       let scanned = state.entries.count
       publish(
-        Self.compact(&state, changing: id) { entry in
-          switch entry.observer.kind {
+        Self.compact(&state, changing: id) { observer in
+          switch observer.kind {
           case .willSetOnce, .willSetRepeating:
             return .keep
           case .didSetRepeating, .willSetAndDidSetRepeating:
-            due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesDidSetEvent)
+            due.append(observer, scanned: scanned, takesEvent: observer.takesDidSetEvent)
             return .keep
           case .didSetOnce, .willSetThenDidSet:
             // Ends here: only the registrar that makes it due delivers its did-set.
-            if entry.observer.becomeDue() {
-              due.append(entry.observer, scanned: scanned, takesEvent: entry.observer.takesDidSetEvent)
+            if observer.becomeDue() {
+              due.append(observer, scanned: scanned, takesEvent: observer.takesDidSetEvent)
             }
             return .remove
           }
@@ -361,7 +366,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   /// entry retains nothing (copying one would retain its observer and release it).
   @inline(__always)
   private static func compact(
-    _ state: inout State, changing id: Int?, _ decide: (borrowing Entry) -> Verdict
+    _ state: inout State, changing id: Int?, _ decide: (TrackingObserver) -> Verdict
   ) -> Masks {
     var masks = Masks()
     var kept = 0
@@ -372,7 +377,11 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
         if let id, !entries[index].properties.contains(id) {
           keep = true
         } else {
-          keep = entries[index].observer.isPending && decide(entries[index]) == .keep
+          // The observer is borrowed from the entry (reading the entry out would retain
+          // and release its observer and property set).
+          keep = Unmanaged.passUnretained(entries[index].observer)._withUnsafeGuaranteedRef { observer in
+            observer.isPending && decide(observer) == .keep
+          }
         }
         guard keep else { continue }
         masks.observed |= Self.mask(of: entries[index].properties)
