@@ -60,6 +60,15 @@ struct NotificationBatch {
   /// `source` describes the change for the observers whose callbacks take events (it
   /// is `nil` when none does).
   static func deliverDidSet(_ observers: DueObservers, _ source: EventSource?) {
+    if let only = observers.only, !only.isPropagation, !isOpen {
+      // The common case, one effect of a change made outside any batch: it runs first
+      // in the batch opened for it, as it would from the (otherwise empty) queue, so
+      // it is called directly rather than queued and taken back.
+      return run {
+        if let source { current!.pointee.keep(source) }
+        only.notifyDidSet(source)
+      }
+    }
     run {
       let batch = current!
       if let source { batch.pointee.keep(source) }

@@ -433,6 +433,9 @@ struct DueObservers {
 
   var count: Int { first == nil ? 0 : 1 + others.count }
 
+  /// The observer, when exactly one is due.
+  var only: TrackingObserver? { others.isEmpty ? first : nil }
+
   /// Adds an observer. `scanned` is the number of entries being scanned, the most
   /// that can be appended; the spill array is sized for it on first use.
   @inline(__always)
