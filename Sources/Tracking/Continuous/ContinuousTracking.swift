@@ -90,16 +90,73 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     var runningThread: UInt?
     /// Whether a change arrived that the next run must see.
     var needsRun = false
-    /// The latest event of a kind the options asked for, for the next run.
-    var pending: TrackingEvent?
+    /// The latest change of a kind the options asked for, for the next run.
+    var pending: Change?
     var scheduled = false
     var observer: TrackingObserver?
     var signature = ReadSignature.empty
     var storages: [WeakStorage] = []
     /// What the latest run read (for introspection), by object type.
     var reads: [(type: any Trackable.Type, properties: PropertySet)] = []
-    /// The event of the latest run.
-    var lastEvent: TrackingEvent?
+    /// The change of the latest run.
+    var lastChange: Change?
+
+    /// Marks a run as under way on `thread` and returns its change: the pending one
+    /// (or a did-set about nothing in particular).
+    mutating func beginRun(on thread: UInt) -> Change {
+      let change = pending ?? Change(kind: .didSet, source: nil)
+      pending = nil
+      needsRun = false
+      runningThread = thread
+      lastChange = change
+      return change
+    }
+
+    /// Marks the run under way as ended, and says what comes next. `changed`: another
+    /// thread changed what the run read while it was reading. With `runsHere`, a next
+    /// run is marked as under way on `thread` at once.
+    mutating func endRun(
+      changed: Bool, runsHere: Bool, thread: UInt
+    ) -> RunEnd {
+      runningThread = nil
+      if changed {
+        needsRun = true
+        if pending == nil { pending = Change(kind: .didSet, source: EventSource()) }
+      }
+      if cancelled { return .cancelled }
+      guard needsRun else { return .idle }
+      return runsHere ? .next(beginRun(on: thread)) : .scheduled
+    }
+  }
+
+  /// What a run is told of the change that caused it: an event without its canceller
+  /// (a run's event cancels this observation, whichever observer reported the change),
+  /// so that keeping one refers to nothing but the change.
+  private struct Change {
+    let kind: TrackingEvent.Kind
+    let source: EventSource?
+  }
+
+  /// What a change does about running the closure.
+  private enum RunStart {
+    /// Nothing now: the change is ignored, or waits for the run under way or scheduled.
+    case none
+    /// A run starts on this thread now, for this change.
+    case now(Change)
+    /// A run must be scheduled on the closure's isolation.
+    case scheduled
+  }
+
+  /// What follows the end of a run.
+  private enum RunEnd {
+    /// Nothing: no change arrived meanwhile.
+    case idle
+    /// The next run, already marked as under way on this thread, for this change.
+    case next(Change)
+    /// A change arrived; the next run must be scheduled on the closure's isolation.
+    case scheduled
+    /// The observation was cancelled during the run.
+    case cancelled
   }
 
   /// What the latest run read; see ``TrackingToken/dependencies``.
@@ -114,7 +171,9 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   }
 
   /// The event of the latest run.
-  var lastEvent: TrackingEvent? { state.withLock { $0.lastEvent } }
+  var lastEvent: TrackingEvent? {
+    state.withLock { $0.lastChange }.map { TrackingEvent(kind: $0.kind, source: $0.source, canceller: self) }
+  }
 
   /// The closure a continuous observation runs: with the event, or without it.
   package enum Body: Sendable {
@@ -145,6 +204,8 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   private let options: TrackingOptions
   private let delivery: ContinuousDelivery
   private let body: Body
+  /// `body`'s isolation (asked for at every change).
+  private let isolation: (any Actor)?
   private let state = Locked(State())
   /// The handlers of this observation's observers. They reach the observation through
   /// a reference cleared at cancellation (a cancelled observer must not keep the
@@ -166,6 +227,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     self.options = options
     self.delivery = delivery
     self.body = body
+    isolation = body.isolation
     let reference = ObservationReference()
     self.reference = reference
     handler = .event { event in reference.object?.changed(event) }
@@ -174,12 +236,12 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   }
 
   private func start(firstRun: FirstRun) {
-    let event = TrackingEvent.plain(.initial, canceller: self)
+    let change = Change(kind: .initial, source: nil)
     if firstRun == .immediate, isOnItsIsolation {
-      run(event)
+      run(change)
     } else {
       state.withLock { state in
-        state.pending = event
+        state.pending = change
         state.needsRun = true
       }
       schedule()
@@ -187,7 +249,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   }
 
   private var isOnItsIsolation: Bool {
-    guard let actor = body.isolation else { return true }
+    guard let actor = isolation else { return true }
     return Isolation.isCurrent(actor)
   }
 
@@ -198,20 +260,22 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// run, but the run receives the latest event of a requested kind.
   private func changed(_ event: TrackingEvent, requested: Bool = true) {
     let thread = tracking_current_thread()
-    let startNow = state.withLock { state -> Bool in
-      guard !state.cancelled else { return false }
+    let runsHere = delivery == .immediate && isOnItsIsolation
+    let start = state.withLock { state -> RunStart in
+      guard !state.cancelled else { return .none }
       // Its own write, made by the run under way on this thread: ignored.
-      if state.runningThread == thread { return false }
-      if requested || state.pending == nil { state.pending = event }
+      if state.runningThread == thread { return .none }
+      if requested || state.pending == nil { state.pending = Change(kind: event.kind, source: event.source) }
       let wasWaiting = state.needsRun
       state.needsRun = true
-      return !wasWaiting && state.runningThread == nil && !state.scheduled
+      guard !wasWaiting && state.runningThread == nil && !state.scheduled else { return .none }
+      // Starting here: the run is marked as under way in the same step.
+      return runsHere ? .now(state.beginRun(on: thread)) : .scheduled
     }
-    guard startNow else { return }
-    if delivery == .immediate, isOnItsIsolation {
-      runPending()
-    } else {
-      schedule()
+    switch start {
+    case .now(let change): runLoop(change)
+    case .scheduled: schedule()
+    case .none: break
     }
   }
 
@@ -225,7 +289,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     guard first else { return }
     Task { [weak self] in
       guard let self else { return }
-      await self.runScheduled(isolation: self.body.isolation)
+      await self.runScheduled(isolation: self.isolation)
     }
   }
 
@@ -234,94 +298,106 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     runPending()
   }
 
-  /// Runs with the pending event, as long as one is pending (a change that arrived
-  /// during a run causes the next run). Taking the event and marking the run as under
-  /// way is one step, under the lock.
+  /// Runs with the pending event, if one is pending and no run is under way (a
+  /// scheduled run). Taking the event and marking the run as under way is one step,
+  /// under the lock.
   private func runPending() {
     let thread = tracking_current_thread()
-    while let event = state.withLock({ state -> TrackingEvent? in
+    let change = state.withLock { state -> Change? in
       guard !state.cancelled, state.runningThread == nil, state.needsRun else { return nil }
-      let event = state.pending ?? TrackingEvent.plain(.didSet, canceller: nil)
-      state.pending = nil
-      state.needsRun = false
-      state.runningThread = thread
-      state.lastEvent = event
-      return event
-    }) {
-      runMarked(event)
+      return state.beginRun(on: thread)
     }
+    if let change { runLoop(change) }
   }
 
   // MARK: Runs (on the closure's isolation)
 
   /// A run that is not yet marked as under way (the first one).
-  private func run(_ event: TrackingEvent) {
+  private func run(_ change: Change) {
     let thread = tracking_current_thread()
     let mayRun = state.withLock { state -> Bool in
       guard !state.cancelled else { return false }
       state.runningThread = thread
-      state.lastEvent = event
+      state.lastChange = change
       return true
     }
     guard mayRun else { return }
-    runMarked(event)
+    runLoop(change)
   }
 
-  /// Runs the body tracked; the run is marked as under way on this thread.
-  private func runMarked(_ event: TrackingEvent) {
+  /// Runs the body for `change`, then again for as long as a change that arrived
+  /// meanwhile asks for a run here (each next change is taken as the previous run
+  /// ends). The first run is marked as under way on this thread.
+  private func runLoop(_ change: Change) {
+    var next: Change? = change
+    while let change = next { next = runMarked(change) }
+  }
+
+  /// Runs the body tracked; the run is marked as under way on this thread. Returns the
+  /// change of the next run when it must start now, on this thread.
+  private func runMarked(_ change: Change) -> Change? {
     // `cancel()` on the event ends this observation, not only the observer that reported it.
-    let event = TrackingEvent(kind: event.kind, source: event.source, canceller: self)
+    let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
     // Isolated from whatever scope is active on this thread (a run may happen inside the
     // did-set of a write made in someone else's `apply`): those reads are this
     // observation's, not that scope's.
     let (_, reads) = withoutTracking { AccessList.collect { body.callHere(event) } }
-    watch(reads)
+    return watch(reads)
   }
 
   /// Ends a run: keeps the installed observer when the run read the same things as the
   /// previous one, else installs a new one and cancels the previous; then notes a
-  /// change that another thread made while the run was reading.
-  private func watch(_ reads: AccessList) {
-    let (keep, current) = state.withLock { state -> (Bool, TrackingObserver?) in
-      guard !state.cancelled, let observer = state.observer, observer.isPending else { return (false, state.observer) }
-      return (state.signature.matches(reads), observer)
+  /// change that another thread made while the run was reading. Returns the event of
+  /// the next run when it must start now, on this thread.
+  private func watch(_ reads: AccessList) -> Change? {
+    let thread = tracking_current_thread()
+    let runsHere = delivery == .immediate && isOnItsIsolation
+    // For a kept observer the check needs no install to come first (it has stayed
+    // installed through the run), so it is made now and the run ends in the same step
+    // as the comparison.
+    let changedWhileKept = !reads.isEmpty && reads.changedElsewhere()
+    let (current, endedKept) = state.withLock { state -> (TrackingObserver?, RunEnd?) in
+      guard !state.cancelled, let observer = state.observer, observer.isPending, state.signature.matches(reads) else {
+        return (state.observer, nil)
+      }
+      return (observer, state.endRun(changed: changedWhileKept, runsHere: runsHere, thread: thread, ))
     }
     // Did-set notifications this thread queued for the run's observer during the run
     // come from the run's own writes: dropped (see `NotificationBatch.discard`).
     if let current { NotificationBatch.discard(current) }
-    var replaced: TrackingObserver?
-    if !keep {
-      let signature = reads.signature
-      let observer = reads.isEmpty ? nil : makeObserver()
-      if let observer { reads.install(observer) }
-      let storages = reads.weakStorages
-      var typed: [(type: any Trackable.Type, properties: PropertySet)] = []
-      reads.forEach { typed.append(($0.type, $0.properties)) }
-      replaced = state.withLock { state in
-        defer {
-          state.observer = observer
-          state.signature = signature
-          state.storages = storages
-          state.reads = typed
-        }
-        return state.observer
-      }
-      replaced?.cancel()
+    let end = endedKept ?? replaceObserver(reads, runsHere: runsHere, thread: thread)
+    switch end {
+    case .idle: return nil
+    case .next(let change): return change
+    case .scheduled: schedule()
+    case .cancelled: finishCancel()
     }
+    return nil
+  }
+
+  /// Ends a run whose reads differ from the previous run's: installs an observer of
+  /// them (none when nothing was read), cancels the previous one, then notes a change
+  /// that another thread made while the run was reading (after the install: see
+  /// ``AccessList/changedElsewhere()``).
+  private func replaceObserver(_ reads: AccessList, runsHere: Bool, thread: UInt) -> RunEnd {
+    let signature = reads.signature
+    let observer = reads.isEmpty ? nil : makeObserver()
+    if let observer { reads.install(observer) }
+    let storages = reads.weakStorages
+    var typed: [(type: any Trackable.Type, properties: PropertySet)] = []
+    reads.forEach { typed.append(($0.type, $0.properties)) }
+    let replaced = state.withLock { state in
+      defer {
+        state.observer = observer
+        state.signature = signature
+        state.storages = storages
+        state.reads = typed
+      }
+      return state.observer
+    }
+    replaced?.cancel()
     let changed = !reads.isEmpty && reads.changedElsewhere()
-    let (runAgain, cancelled) = state.withLock { state -> (Bool, Bool) in
-      state.runningThread = nil
-      if changed {
-        state.needsRun = true
-        if state.pending == nil { state.pending = TrackingEvent(kind: .didSet, source: EventSource(), canceller: self) }
-      }
-      return (state.needsRun && !state.cancelled, state.cancelled)
-    }
-    if cancelled {
-      finishCancel()
-    } else if runAgain {
-      if delivery == .immediate, isOnItsIsolation { runPending() } else { schedule() }
-    }
+    return state.withLock { $0.endRun(changed: changed, runsHere: runsHere, thread: thread) }
   }
 
   /// The observer of one run's reads. With `.willSet` it also takes the did-set: a run
@@ -362,9 +438,8 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
         state.storages = []
         state.reads = []
         state.pending = nil
-        // An event refers back to this observation (to cancel it): keeping one would
-        // keep the observation, and what its closure captured, alive.
-        state.lastEvent = nil
+        // Nothing of a cancelled observation is described any more (`lastEvent`).
+        state.lastChange = nil
         state.needsRun = false
       }
       return (state.observer, state.storages)

@@ -74,6 +74,21 @@ struct BeyondAppleTests {
     #expect(token.lastEvent?.matches(\Counter.count) == true)
     #expect(token.lastEvent?.object == ObjectIdentifier(counter))
     token.cancel()
+    #expect(token.lastEvent == nil)
+  }
+
+  @Test func cancellingTheLastEventEndsTheObservation() {
+    let counter = Counter()
+    let runs = Received<Int>()
+    let token = observe { runs.append(counter.count) }
+    counter.count = 1
+    // The event describes a change that one observer reported; cancelling it ends the
+    // observation itself, as cancelling the event a run receives does.
+    token.lastEvent?.cancel()
+    counter.count = 2
+    #expect(runs.values == [0, 1])
+    #expect(token.dependencies.isEmpty)
+    #expect(token.lastEvent == nil)
   }
 
   @Test func aSpySeesEveryNotificationWithItsCause() {
