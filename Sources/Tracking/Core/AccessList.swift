@@ -153,9 +153,15 @@ package struct AccessList {
 
   /// Installs `observer` on every object this scope read. (The first object is used in
   /// place: making an entry for it would retain and release its storage.)
+  ///
+  /// `observer` must be new: installed by this call only, which first gives it the
+  /// first object's properties as its shared bits, so that every object of which it
+  /// watches those same properties can hold it without an entry (see
+  /// ``RegistrarStorage/Observers``).
   @usableFromInline
   package func install(_ observer: TrackingObserver) {
     guard let firstStorage else { return }
+    observer.shareBits(of: firstProperties)
     firstStorage.install(observer, properties: firstProperties)
     // Borrowed through the buffer: iterating `others` would copy each entry (retaining
     // and releasing its storage).

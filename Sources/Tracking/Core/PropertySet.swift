@@ -14,6 +14,9 @@ struct PropertySet: Sendable, Equatable {
 
   @inlinable init(_ id: Int) { insert(id) }
 
+  /// The properties whose bits are set in `bits` (identifiers below 64).
+  init(bits: UInt64) { self.bits = bits }
+
   /// Every property.
   static var all: PropertySet {
     var set = PropertySet()

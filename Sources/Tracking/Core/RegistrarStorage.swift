@@ -7,9 +7,10 @@ import CTrackingSupport
 /// header; the atomic words and the lock are its tail element, so they have a stable
 /// address and are used from C without Swift's exclusivity checks.
 ///
-/// **Observers** are kept in an array in installation order, each with a ``PropertySet``
-/// bitmask, rather than in a dictionary keyed by `KeyPath` as Apple does. A write of a
-/// watched property takes the lock and matches entries with one AND each, no hashing.
+/// **Observers** are kept in installation order, each with a ``PropertySet`` bitmask,
+/// rather than in a dictionary keyed by `KeyPath` as Apple does: one observer alone
+/// (most objects), or an array of entries (see ``Observers``). A write of a watched
+/// property takes the lock and matches entries with one AND each, no hashing.
 /// Observers that have finished elsewhere (fired through another object, or cancelled)
 /// are swept out when a property they watch changes, and before an install that would
 /// grow the array, so memory stays proportional to the pending observers.
@@ -46,24 +47,8 @@ import CTrackingSupport
 @usableFromInline
 final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_registrar_sync> {
   @usableFromInline
-  struct Entry {
-    let observer: TrackingObserver
-    let properties: PropertySet
-    /// Whether the observer hears will-sets (fixed by its kind; kept here so that a
-    /// scan reads it without touching the observer). Fits in the entry's padding.
-    let hearsWillSet: Bool
-  }
-
-  /// The two masks that say which properties pending observers watch: all of them,
-  /// and those of the observers that hear will-sets.
-  struct Masks {
-    var observed = 0
-    var willSet: Int32 = 0
-  }
-
-  @usableFromInline
   struct State {
-    var entries: [Entry] = []
+    var observers = Observers.none
     /// What few objects need, allocated on first use so that every other object
     /// stays small.
     var extras: Extras?
@@ -105,7 +90,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     // The object is gone: trackings that asked for deinit events hear of it, on this
     // thread. Nobody else can reach this storage any more, so no lock is needed.
     withUnsafeMutablePointerToHeader { state in
-      for entry in state.pointee.entries { entry.observer.notifyDeinit() }
+      state.pointee.observers.forEach { $0.notifyDeinit() }
     }
     withUnsafeMutablePointerToElements { sync in
       tracking_lock_destroy(&sync.pointee.lock)
@@ -247,17 +232,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let bits = Self.mask(of: properties)
     let willSetBits = hearsWillSet ? Self.willSetMask(of: properties) : 0
     withLock { state in
-      if state.entries.capacity == 0 {
-        // An object's first observer: one allocation of the exact size, not the
-        // array's general growth path (a third of a first install's instructions).
-        state.entries = [Entry(observer: observer, properties: properties, hearsWillSet: hearsWillSet)]
-      } else {
-        if state.entries.count == state.entries.capacity && state.entries.count >= 8 {
-          // Sweep finished entries rather than grow the array.
-          publish(Self.compact(&state, changing: nil) { _ in .keep })
-        }
-        state.entries.append(Entry(observer: observer, properties: properties, hearsWillSet: hearsWillSet))
+      if state.observers.shouldSweepBeforeAdding {
+        publish(state.observers.compact(changing: nil) { _ in .keep })
       }
+      state.observers.add(observer, properties: properties, hearsWillSet: hearsWillSet)
       publish(
         Masks(
           observed: tracking_atomic_load_relaxed(&sync.pointee.observedMask) | bits,
@@ -268,16 +246,28 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   /// Removes the finished entries now (after a cancellation that must leave nothing
   /// installed).
   func sweep() {
-    withLock { state in publish(Self.compact(&state, changing: nil) { _ in .keep }) }
+    withLock { state in publish(state.observers.compact(changing: nil) { _ in .keep }) }
   }
 
   /// Whether any installed entry's observer is still pending.
   var hasPendingObservers: Bool {
-    withLock { state in state.entries.contains { $0.observer.isPending } }
+    withLock { state in
+      var pending = false
+      state.observers.forEach { if $0.isPending { pending = true } }
+      return pending
+    }
   }
 
   /// The number of installed entries, finished ones not yet swept included.
-  var entryCount: Int { withLock { $0.entries.count } }
+  var entryCount: Int { withLock { $0.observers.count } }
+
+  /// Whether one observer is installed, held without an entry (introspection).
+  var holdsOneObserverAlone: Bool {
+    withLock { state in
+      if case .one = state.observers { return true }
+      return false
+    }
+  }
 
   // MARK: Writes
 
@@ -294,9 +284,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     guard observesWillSet(id) else { return }
     var due = DueObservers()
     withLock { state in
-      let scanned = state.entries.count
+      let scanned = state.observers.count
       publish(
-        Self.compact(&state, changing: id) { observer in
+        state.observers.compact(changing: id) { observer in
           switch observer.kind {
           case .willSetOnce:
             due.append(observer, scanned: scanned, takesEvent: observer.takesWillSetEvent)
@@ -327,9 +317,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     guard observes(id) else { return }
     var due = DueObservers()
     withLock { state in
-      let scanned = state.entries.count
+      let scanned = state.observers.count
       publish(
-        Self.compact(&state, changing: id) { observer in
+        state.observers.compact(changing: id) { observer in
           switch observer.kind {
           case .willSetOnce, .willSetRepeating:
             return .keep
@@ -349,50 +339,6 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let made = due.takeEvents || Spies.isActive ? source() : nil
     if _slowPath(Spies.isActive) { Spies.report(.didSet, made!, observers: due.count) }
     NotificationBatch.deliverDidSet(due, made)
-  }
-
-  enum Verdict { case keep, remove }
-
-  /// One pass over the entries, in order, that keeps the rest in place and returns the
-  /// union of the properties it keeps (the new masks).
-  ///
-  /// - With `changing: id`, entries that do not watch `id` are kept untouched: their
-  ///   observers are not even looked at, so a write pays one bit test per unrelated
-  ///   entry. Entries that watch `id` are dropped if their observer has finished
-  ///   elsewhere, else `decide` says whether they stay.
-  /// - With `changing: nil` (a sweep), every finished observer is dropped.
-  ///
-  /// Entries are borrowed through the buffer and moved, never copied, so scanning an
-  /// entry retains nothing (copying one would retain its observer and release it).
-  @inline(__always)
-  private static func compact(
-    _ state: inout State, changing id: Int?, _ decide: (TrackingObserver) -> Verdict
-  ) -> Masks {
-    var masks = Masks()
-    var kept = 0
-    let count = state.entries.count
-    state.entries.withUnsafeMutableBufferPointer { entries in
-      for index in 0..<count {
-        let keep: Bool
-        if let id, !entries[index].properties.contains(id) {
-          keep = true
-        } else {
-          // The observer is borrowed from the entry (reading the entry out would retain
-          // and release its observer and property set).
-          keep = Unmanaged.passUnretained(entries[index].observer)._withUnsafeGuaranteedRef { observer in
-            observer.isPending && decide(observer) == .keep
-          }
-        }
-        guard keep else { continue }
-        masks.observed |= Self.mask(of: entries[index].properties)
-        if entries[index].hearsWillSet { masks.willSet |= Self.willSetMask(of: entries[index].properties) }
-        if kept != index { entries.swapAt(kept, index) }
-        kept += 1
-      }
-    }
-    // Usually one entry goes; `removeLast()` avoids the generic range removal.
-    for _ in kept..<count { state.entries.removeLast() }
-    return masks
   }
 
   // MARK: Key paths
@@ -416,42 +362,5 @@ extension RegistrarStorage.State {
     let created = RegistrarStorage.Extras()
     extras = created
     return created
-  }
-}
-
-/// The observers a mutation must notify, collected under the lock and run after it.
-/// Holds the common single observer inline so that firing one tracking allocates
-/// nothing; beyond one, the rest go to an array sized once for the worst case (every
-/// entry of the registrar), so firing many costs one allocation, not one per doubling.
-struct DueObservers {
-  private var first: TrackingObserver?
-  private var others: [TrackingObserver] = []
-  /// Whether some due observer's callback takes a ``TrackingEvent``.
-  private(set) var takeEvents = false
-
-  var isEmpty: Bool { first == nil }
-
-  var count: Int { first == nil ? 0 : 1 + others.count }
-
-  /// The observer, when exactly one is due.
-  var only: TrackingObserver? { others.isEmpty ? first : nil }
-
-  /// Adds an observer. `scanned` is the number of entries being scanned, the most
-  /// that can be appended; the spill array is sized for it on first use.
-  @inline(__always)
-  mutating func append(_ observer: TrackingObserver, scanned: Int, takesEvent: Bool) {
-    if takesEvent { takeEvents = true }
-    if first == nil {
-      first = observer
-      return
-    }
-    if others.isEmpty { others.reserveCapacity(Swift.max(scanned - 1, 1)) }
-    others.append(observer)
-  }
-
-  func forEach(_ body: (TrackingObserver) -> Void) {
-    guard let first else { return }
-    body(first)
-    for observer in others { body(observer) }
   }
 }

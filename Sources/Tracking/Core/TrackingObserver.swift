@@ -85,6 +85,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     /// to date, so that everything downstream of a change runs after the whole graph
     /// of derived values has heard of it.
     let isPropagation: Bool
+    /// See ``TrackingObserver/sharedBits``. Sits in the padding after the flags, so
+    /// an observer does not grow.
+    var sharedBits: UInt32 = 0
     var willSet: Handler?
     var didSet: Handler?
     var `deinit`: Handler?
@@ -125,6 +128,33 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
 
   /// Whether the will-set callback takes a ``TrackingEvent``.
   var takesWillSetEvent: Bool { callbacks.pointee.willSetTakesEvent }
+
+  /// The properties this observer watches on each object that holds it alone (see
+  /// ``RegistrarStorage/Observers``), as bits for properties 0–31; 0 when it watches
+  /// a property numbered higher, or none that way.
+  ///
+  /// Set by ``AccessList/install(_:)`` before the observer is installed anywhere, and
+  /// never changed afterwards; registrars read it under their locks, which order it
+  /// after that write.
+  var sharedBits: UInt32 { callbacks.pointee.sharedBits }
+
+  /// The property set of ``sharedBits``.
+  var sharedProperties: PropertySet { PropertySet(bits: UInt64(sharedBits)) }
+
+  /// Whether `properties` are exactly this observer's shared bits (so an object that
+  /// holds it alone needs no entry for it).
+  func sharesBits(_ properties: PropertySet) -> Bool {
+    let bits = sharedBits
+    return bits != 0 && properties == PropertySet(bits: UInt64(bits))
+  }
+
+  /// Sets ``sharedBits`` to `properties`, when they fit. Only for an observer that is
+  /// not installed yet.
+  func shareBits(of properties: PropertySet) {
+    guard properties.spilled == nil, !properties.includesAll, properties.bits >> 32 == 0 else { return }
+    // A store to the one field, through its pointer (see `takeFinalHandler`).
+    callbacks.pointer(to: \.sharedBits)!.pointee = UInt32(truncatingIfNeeded: properties.bits)
+  }
 
   /// Whether this observer wants to hear about deallocated objects.
   var wantsDeinit: Bool { callbacks.pointee.deinit != nil }

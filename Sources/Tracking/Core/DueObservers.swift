@@ -1,0 +1,36 @@
+/// The observers a mutation must notify, collected under the lock and run after it.
+/// Holds the common single observer inline so that firing one tracking allocates
+/// nothing; beyond one, the rest go to an array sized once for the worst case (every
+/// entry of the registrar), so firing many costs one allocation, not one per doubling.
+struct DueObservers {
+  private var first: TrackingObserver?
+  private var others: [TrackingObserver] = []
+  /// Whether some due observer's callback takes a ``TrackingEvent``.
+  private(set) var takeEvents = false
+
+  var isEmpty: Bool { first == nil }
+
+  var count: Int { first == nil ? 0 : 1 + others.count }
+
+  /// The observer, when exactly one is due.
+  var only: TrackingObserver? { others.isEmpty ? first : nil }
+
+  /// Adds an observer. `scanned` is the number of entries being scanned, the most
+  /// that can be appended; the spill array is sized for it on first use.
+  @inline(__always)
+  mutating func append(_ observer: TrackingObserver, scanned: Int, takesEvent: Bool) {
+    if takesEvent { takeEvents = true }
+    if first == nil {
+      first = observer
+      return
+    }
+    if others.isEmpty { others.reserveCapacity(Swift.max(scanned - 1, 1)) }
+    others.append(observer)
+  }
+
+  func forEach(_ body: (TrackingObserver) -> Void) {
+    guard let first else { return }
+    body(first)
+    for observer in others { body(observer) }
+  }
+}
