@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Testing
 
 @testable import Tracking
@@ -119,6 +121,34 @@ import Testing
     #expect(runs.count == 6)
     token.cancel()
     #expect(Self.storage(counter).entryCount == 0)
+  }
+
+  /// Four threads each track the same property of eight shared rows, then write one
+  /// of them: rows move between holding one observer alone, entries for several, and
+  /// a finished observer replaced in place, while others fire. Each tracking was
+  /// installed before its own thread's write to a row it read, so each fires once.
+  @Test func sharedRowsUnderContentionFireEachTrackingOnce() {
+    let rows = (0..<8).map { _ in Counter() }
+    let fired = EventLog()
+    // The rows' values are not synchronized (nor are Apple's): the lock serializes the
+    // values, while installing, scanning and firing observers run concurrently.
+    let values = NSLock()
+    let rounds = 1_000
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for round in 0..<rounds {
+        withTracking { values.withLock { _ = rows.map(\.count) } } onChange: { fired("\(worker)-\(round)") }
+        values.withLock { rows[(worker + round) % rows.count].count &+= 1 }
+      }
+    }
+    let events = fired.events
+    #expect(events.count == 4 * rounds)
+    #expect(Set(events).count == events.count)
+    for row in rows {
+      // All fired; finished ones wait for the row's next write or install to be swept,
+      // and an install sweeps before growing past 8 (never more than 4 are pending).
+      #expect(!Self.storage(row).hasPendingObservers)
+      #expect(Self.storage(row).entryCount <= 8)
+    }
   }
 
   @Test func anObjectHoldingItsObserverAloneStillReportsItsDeinit() {
