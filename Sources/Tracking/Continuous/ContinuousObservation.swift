@@ -1,0 +1,386 @@
+import CTrackingSupport
+
+/// The runner behind ``withContinuousTracking(options:delivery:firstRun:_:)`` and
+/// everything built on it (`observe`, `observeCoalesced`, `onChange(of:)`).
+///
+/// **State** (under `state`'s lock): whether it was cancelled; which thread is running
+/// `apply` right now (a change reported on that thread while it runs is `apply`'s own
+/// write, ignored as Apple's tracking ignores writes inside `apply`); the latest event
+/// not yet handled; whether a run is scheduled; the installed observer and what the
+/// run that installed it read.
+///
+/// **Rule**: a change either starts a run now (immediate delivery, on the closure's
+/// isolation, when no run is under way), or is left as the pending event for the run
+/// under way (which runs again when it ends) or for a scheduled run. So every change
+/// that arrives after a run's reads is followed by a run that reads again.
+package final class ContinuousObservation: TrackingCancellable, @unchecked Sendable {
+  // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
+  // immutable after `init`.
+  private struct State {
+    var cancelled = false
+    var runningThread: UInt?
+    /// Whether a change arrived that the next run must see.
+    var needsRun = false
+    /// The latest change of a kind the options asked for, for the next run.
+    var pending: Change?
+    var scheduled = false
+    var observer: TrackingObserver?
+    var signature = ReadSignature.empty
+    var storages: [WeakStorage] = []
+    /// What the latest run read (for introspection), by object type.
+    var reads: [(type: any Trackable.Type, properties: PropertySet)] = []
+    /// The change of the latest run.
+    var lastChange: Change?
+
+    /// Marks a run as under way on `thread` and returns its change: the pending one
+    /// (or a did-set about nothing in particular).
+    mutating func beginRun(on thread: UInt) -> Change {
+      let change = pending ?? Change(kind: .didSet, source: nil)
+      pending = nil
+      needsRun = false
+      runningThread = thread
+      lastChange = change
+      return change
+    }
+
+    /// Marks the run under way as ended, and says what comes next. `changed`: another
+    /// thread changed what the run read while it was reading. With `runsHere`, a next
+    /// run is marked as under way on `thread` at once.
+    mutating func endRun(
+      changed: Bool, runsHere: Bool, thread: UInt
+    ) -> RunEnd {
+      runningThread = nil
+      if changed {
+        needsRun = true
+        if pending == nil { pending = Change(kind: .didSet, source: EventSource()) }
+      }
+      if cancelled { return .cancelled }
+      guard needsRun else { return .idle }
+      return runsHere ? .next(beginRun(on: thread)) : .scheduled
+    }
+  }
+
+  /// What a run is told of the change that caused it: an event without its canceller
+  /// (a run's event cancels this observation, whichever observer reported the change),
+  /// so that keeping one refers to nothing but the change.
+  private struct Change {
+    let kind: TrackingEvent.Kind
+    let source: EventSource?
+  }
+
+  /// What a change does about running the closure.
+  private enum RunStart {
+    /// Nothing now: the change is ignored, or waits for the run under way or scheduled.
+    case none
+    /// A run starts on this thread now, for this change.
+    case now(Change)
+    /// A run must be scheduled on the closure's isolation.
+    case scheduled
+  }
+
+  /// What follows the end of a run.
+  private enum RunEnd {
+    /// Nothing: no change arrived meanwhile.
+    case idle
+    /// The next run, already marked as under way on this thread, for this change.
+    case next(Change)
+    /// A change arrived; the next run must be scheduled on the closure's isolation.
+    case scheduled
+    /// The observation was cancelled during the run.
+    case cancelled
+  }
+
+  /// What the latest run read; see ``TrackingToken/dependencies``.
+  var dependencies: [TrackingDependency] {
+    state.withLock { $0.reads }.flatMap { type, properties -> [TrackingDependency] in
+      var result = properties.identifiers.map {
+        TrackingDependency(objectType: type, propertyName: type.trackedPropertyName($0), propertyID: $0)
+      }
+      if properties.includesAll { result.append(TrackingDependency(objectType: type, propertyName: nil, propertyID: nil)) }
+      return result
+    }
+  }
+
+  /// The event of the latest run.
+  var lastEvent: TrackingEvent? {
+    state.withLock { $0.lastChange }.map { TrackingEvent(kind: $0.kind, source: $0.source, canceller: self) }
+  }
+
+  /// The closure a continuous observation runs: with the event, or without it.
+  package enum Body: Sendable {
+    case event(@isolated(any) @Sendable (TrackingEvent) -> Void)
+    case plain(@isolated(any) @Sendable () -> Void)
+    /// A nonisolated closure that must only run on `isolation` (for bodies the runtime
+    /// composes around a user's isolated closure).
+    case onIsolation((any Actor)?, @Sendable (TrackingEvent) -> Void)
+
+    var isolation: (any Actor)? {
+      switch self {
+      case .event(let body): body.isolation
+      case .plain(let body): body.isolation
+      case .onIsolation(let isolation, _): isolation
+      }
+    }
+
+    /// Calls the body; the caller is on its isolation.
+    func callHere(_ event: TrackingEvent) {
+      switch self {
+      case .event(let body): callOnItsActor(body, event)
+      case .plain(let body): callOnItsActor(body, checked: false)
+      case .onIsolation(_, let body): body(event)
+      }
+    }
+  }
+
+  private let options: TrackingOptions
+  private let delivery: ContinuousDelivery
+  private let body: Body
+  /// `body`'s isolation (asked for at every change).
+  private let isolation: (any Actor)?
+  private let state = Locked(State())
+  /// The handlers of this observation's observers. They reach the observation through
+  /// a reference cleared at cancellation (a cancelled observer must not keep the
+  /// observation, and what it captures, alive), set once `init` is done.
+  private let handler: TrackingObserver.Handler
+  private let unrequestedDidSet: TrackingObserver.Handler
+  private let reference: ObservationReference
+
+  /// Starts an observation and returns the token that keeps it alive.
+  package static func start(
+    options: TrackingOptions, delivery: ContinuousDelivery, firstRun: FirstRun, body: Body
+  ) -> TrackingToken {
+    let observation = ContinuousObservation(options: options, delivery: delivery, body: body)
+    observation.start(firstRun: firstRun)
+    return TrackingToken(observation)
+  }
+
+  private init(options: TrackingOptions, delivery: ContinuousDelivery, body: Body) {
+    self.options = options
+    self.delivery = delivery
+    self.body = body
+    isolation = body.isolation
+    let reference = ObservationReference()
+    self.reference = reference
+    handler = .event { event in reference.object?.changed(event) }
+    unrequestedDidSet = .event { event in reference.object?.changed(event, requested: false) }
+    reference.set(self)
+  }
+
+  private func start(firstRun: FirstRun) {
+    let change = Change(kind: .initial, source: nil)
+    if firstRun == .immediate, isOnItsIsolation {
+      run(change)
+    } else {
+      state.withLock { state in
+        state.pending = change
+        state.needsRun = true
+      }
+      schedule()
+    }
+  }
+
+  private var isOnItsIsolation: Bool {
+    guard let actor = isolation else { return true }
+    return Isolation.isCurrent(actor)
+  }
+
+  // MARK: Changes (on the mutating thread)
+
+  /// Called by this observation's observer for each event it takes. `requested` is
+  /// false for a did-set the options did not ask for (see `makeObserver`): it asks for a
+  /// run, but the run receives the latest event of a requested kind.
+  private func changed(_ event: TrackingEvent, requested: Bool = true) {
+    let thread = tracking_current_thread()
+    let runsHere = delivery == .immediate && isOnItsIsolation
+    let start = state.withLock { state -> RunStart in
+      guard !state.cancelled else { return .none }
+      // Its own write, made by the run under way on this thread: ignored.
+      if state.runningThread == thread { return .none }
+      if requested || state.pending == nil { state.pending = Change(kind: event.kind, source: event.source) }
+      let wasWaiting = state.needsRun
+      state.needsRun = true
+      guard !wasWaiting && state.runningThread == nil && !state.scheduled else { return .none }
+      // Starting here: the run is marked as under way in the same step.
+      return runsHere ? .now(state.beginRun(on: thread)) : .scheduled
+    }
+    switch start {
+    case .now(let change): runLoop(change)
+    case .scheduled: schedule()
+    case .none: break
+    }
+  }
+
+  /// Schedules one run on the closure's isolation, unless one is scheduled already.
+  private func schedule() {
+    let first = state.withLock { state -> Bool in
+      guard !state.cancelled, !state.scheduled else { return false }
+      state.scheduled = true
+      return true
+    }
+    guard first else { return }
+    Task { [weak self] in
+      guard let self else { return }
+      await self.runScheduled(isolation: self.isolation)
+    }
+  }
+
+  private func runScheduled(isolation: isolated (any Actor)?) {
+    state.withLock { $0.scheduled = false }
+    runPending()
+  }
+
+  /// Runs with the pending change, if one is pending and no run is under way (a
+  /// scheduled run). Taking the change and marking the run as under way is one step,
+  /// under the lock.
+  private func runPending() {
+    let thread = tracking_current_thread()
+    let change = state.withLock { state -> Change? in
+      guard !state.cancelled, state.runningThread == nil, state.needsRun else { return nil }
+      return state.beginRun(on: thread)
+    }
+    if let change { runLoop(change) }
+  }
+
+  // MARK: Runs (on the closure's isolation)
+
+  /// A run that is not yet marked as under way (the first one).
+  private func run(_ change: Change) {
+    let thread = tracking_current_thread()
+    let mayRun = state.withLock { state -> Bool in
+      guard !state.cancelled else { return false }
+      state.runningThread = thread
+      state.lastChange = change
+      return true
+    }
+    guard mayRun else { return }
+    runLoop(change)
+  }
+
+  /// Runs the body for `change`, then again for as long as a change that arrived
+  /// meanwhile asks for a run here (each next change is taken as the previous run
+  /// ends). The first run is marked as under way on this thread.
+  private func runLoop(_ change: Change) {
+    var next: Change? = change
+    while let change = next { next = runMarked(change) }
+  }
+
+  /// Runs the body tracked; the run is marked as under way on this thread. Returns the
+  /// change of the next run when it must start now, on this thread.
+  private func runMarked(_ change: Change) -> Change? {
+    // `cancel()` on the event ends this observation, not only the observer that reported it.
+    let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
+    // Isolated from whatever scope is active on this thread (a run may happen inside the
+    // did-set of a write made in someone else's `apply`): those reads are this
+    // observation's, not that scope's.
+    let (_, reads) = withoutTracking { AccessList.collect { body.callHere(event) } }
+    return watch(reads)
+  }
+
+  /// Ends a run: keeps the installed observer when the run read the same things as the
+  /// previous one, else installs a new one and cancels the previous; then notes a
+  /// change that another thread made while the run was reading. Returns the change of
+  /// the next run when it must start now, on this thread.
+  private func watch(_ reads: AccessList) -> Change? {
+    let thread = tracking_current_thread()
+    let runsHere = delivery == .immediate && isOnItsIsolation
+    // For a kept observer the check needs no install to come first (it has stayed
+    // installed through the run), so it is made now and the run ends in the same step
+    // as the comparison.
+    let changedWhileKept = !reads.isEmpty && reads.changedElsewhere()
+    let (current, endedKept) = state.withLock { state -> (TrackingObserver?, RunEnd?) in
+      guard !state.cancelled, let observer = state.observer, observer.isPending, state.signature.matches(reads) else {
+        return (state.observer, nil)
+      }
+      return (observer, state.endRun(changed: changedWhileKept, runsHere: runsHere, thread: thread))
+    }
+    // Did-set notifications this thread queued for the run's observer during the run
+    // come from the run's own writes: dropped (see `NotificationBatch.discard`).
+    if let current { NotificationBatch.discard(current) }
+    let end = endedKept ?? replaceObserver(reads, runsHere: runsHere, thread: thread)
+    switch end {
+    case .idle: return nil
+    case .next(let change): return change
+    case .scheduled: schedule()
+    case .cancelled: finishCancel()
+    }
+    return nil
+  }
+
+  /// Ends a run whose reads differ from the previous run's: installs an observer of
+  /// them (none when nothing was read), cancels the previous one, then notes a change
+  /// that another thread made while the run was reading (after the install: see
+  /// ``AccessList/changedElsewhere()``).
+  private func replaceObserver(_ reads: AccessList, runsHere: Bool, thread: UInt) -> RunEnd {
+    let signature = reads.signature
+    let observer = reads.isEmpty ? nil : makeObserver()
+    if let observer { reads.install(observer) }
+    let storages = reads.weakStorages
+    var typed: [(type: any Trackable.Type, properties: PropertySet)] = []
+    reads.forEach { typed.append(($0.type, $0.properties)) }
+    let replaced = state.withLock { state in
+      defer {
+        state.observer = observer
+        state.signature = signature
+        state.storages = storages
+        state.reads = typed
+      }
+      return state.observer
+    }
+    replaced?.cancel()
+    let changed = !reads.isEmpty && reads.changedElsewhere()
+    return state.withLock { $0.endRun(changed: changed, runsHere: runsHere, thread: thread) }
+  }
+
+  /// The observer of one run's reads. With `.willSet` it also takes the did-set: a run
+  /// that another thread's willSet started may read before that thread stores the new
+  /// value, and the did-set then asks for the run that reads it (so the final value is
+  /// never lost); it coalesces with a run not yet started.
+  private func makeObserver() -> TrackingObserver {
+    let deinitHandler = options.contains(.deinit) ? handler : nil
+    switch (options.contains(.willSet), options.contains(.didSet)) {
+    case (true, false):
+      return .make(
+        kind: .willSetAndDidSetRepeating, willSet: handler, didSet: unrequestedDidSet, deinit: deinitHandler)
+    case (false, true): return .make(kind: .didSetRepeating, willSet: nil, didSet: handler, deinit: deinitHandler)
+    case (true, true):
+      return .make(kind: .willSetAndDidSetRepeating, willSet: handler, didSet: handler, deinit: deinitHandler)
+    case (false, false): return .make(kind: .willSetRepeating, willSet: nil, didSet: nil, deinit: deinitHandler)
+    }
+  }
+
+  // MARK: Cancelling
+
+  /// Stops the observation: no run starts after this; the installed observer is
+  /// cancelled and its entries removed from the objects it watched.
+  @discardableResult
+  func cancel() -> Bool {
+    let first = state.withLock { state -> Bool in
+      defer { state.cancelled = true }
+      return !state.cancelled
+    }
+    if first { finishCancel() }
+    return first
+  }
+
+  private func finishCancel() {
+    let (observer, storages) = state.withLock { state in
+      defer {
+        state.observer = nil
+        state.storages = []
+        state.reads = []
+        state.pending = nil
+        // Nothing of a cancelled observation is described any more (`lastEvent`).
+        state.lastChange = nil
+        state.needsRun = false
+      }
+      return (state.observer, state.storages)
+    }
+    reference.clear()
+    guard let observer, observer.cancel() else { return }
+    for weak in storages { weak.storage?.sweep() }
+  }
+
+  deinit {
+    state.withLock { $0.observer }?.cancel()
+  }
+}
