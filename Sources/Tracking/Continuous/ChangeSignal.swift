@@ -19,8 +19,10 @@ final class ChangeSignal: @unchecked Sendable {
     var evaluating = false
     var waiter: UnsafeContinuation<Bool, Never>?
     var observer: TrackingObserver?
-    /// What the installed observer watches (for ``watch(_:)``); keeps nothing alive.
-    var signature = ReadSignature.empty
+    /// What the installed observer watches (for ``watch(_:)``), by address; keeps
+    /// nothing alive. `nil` when there is nothing to compare a round with (no
+    /// observer yet, or forgotten because an object it described was deallocated).
+    var signature: ReadSignature?
   }
 
   private let state = Locked(State())
@@ -31,9 +33,15 @@ final class ChangeSignal: @unchecked Sendable {
   /// only read afterwards, from any thread.)
   @usableFromInline @exclusivity(unchecked) private(set) var onChange = TrackingObserver.Handler.plain {}
 
+  /// The deinit handler of the same observers: an object they watch was deallocated,
+  /// so the signature (by address) is forgotten before the address can be reused.
+  /// Written once, in `init`, like `onChange`.
+  @exclusivity(unchecked) private var onDeallocation = TrackingObserver.Handler.plain {}
+
   @usableFromInline
   init() {
     onChange = .plain { [weak self] in self?.signal() }
+    onDeallocation = .plain { [weak self] in self?.state.withLock { $0.signature = nil } }
   }
 
   /// Called from an observer, on the mutating thread.
@@ -97,16 +105,18 @@ final class ChangeSignal: @unchecked Sendable {
   func watch(_ reads: AccessList) {
     let unchanged = state.withLock { state -> Bool in
       guard let observer = state.observer, observer.isPending else { return false }
-      return state.signature.matches(reads)
+      return state.signature?.matches(reads) ?? false
     }
     if !unchanged {
-      let signature = reads.signature
+      // By address: the observer's deinit handler forgets it when an object goes.
+      let signature = reads.addressSignature
       var observer: TrackingObserver?
       if !reads.isEmpty {
         // The did-set signals too: a round that started at another thread's willSet may
         // have read before that thread stored the value; its didSet then asks for
         // another round, so the final value is never lost.
-        let new = TrackingObserver.make(kind: .willSetAndDidSetRepeating, willSet: onChange, didSet: onChange)
+        let new = TrackingObserver.make(
+          kind: .willSetAndDidSetRepeating, willSet: onChange, didSet: onChange, deinit: onDeallocation)
         reads.install(new)
         observer = new
       }
@@ -147,7 +157,7 @@ final class ChangeSignal: @unchecked Sendable {
       defer {
         state.waiter = nil
         state.observer = nil
-        state.signature = .empty
+        state.signature = nil
       }
       return (state.waiter, state.observer)
     }

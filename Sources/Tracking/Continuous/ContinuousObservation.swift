@@ -25,7 +25,10 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     var pending: Change?
     var scheduled = false
     var observer: TrackingObserver?
-    var signature = ReadSignature.empty
+    /// What the installed observer's run read, by address; `nil` when there is
+    /// nothing to compare a run with (no observer yet, or forgotten because an
+    /// object it described was deallocated): the next run then installs afresh.
+    var signature: ReadSignature?
     var storages: [WeakStorage] = []
     /// What the latest run read (for introspection), by object type.
     var reads: [(type: any Trackable.Type, properties: PropertySet)] = []
@@ -143,6 +146,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// observation, and what it captures, alive), set once `init` is done.
   private let handler: TrackingObserver.Handler
   private let unrequestedDidSet: TrackingObserver.Handler
+  private let deallocated: TrackingObserver.Handler
   private let reference: ObservationReference
 
   /// Starts an observation and returns the token that keeps it alive.
@@ -163,6 +167,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     self.reference = reference
     handler = .event { event in reference.object?.changed(event) }
     unrequestedDidSet = .event { event in reference.object?.changed(event, requested: false) }
+    deallocated = .event { event in reference.object?.objectDeallocated(event) }
     reference.set(self)
   }
 
@@ -208,6 +213,15 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     case .scheduled: schedule()
     case .none: break
     }
+  }
+
+  /// Called by this observation's observer when an object it watches is deallocated,
+  /// on the deallocating thread, before the object's address can be reused: the
+  /// signature is forgotten (it identifies objects by address), so the next run
+  /// installs afresh. With the `.deinit` option, the deallocation is also a change.
+  private func objectDeallocated(_ event: TrackingEvent) {
+    state.withLock { $0.signature = nil }
+    if options.contains(.deinit) { changed(event) }
   }
 
   /// Schedules one run on the closure's isolation, unless one is scheduled already.
@@ -288,7 +302,9 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     // as the comparison.
     let changedWhileKept = !reads.isEmpty && reads.changedElsewhere()
     let (current, endedKept) = state.withLock { state -> (TrackingObserver?, RunEnd?) in
-      guard !state.cancelled, let observer = state.observer, observer.isPending, state.signature.matches(reads) else {
+      guard !state.cancelled, let observer = state.observer, observer.isPending,
+        let signature = state.signature, signature.matches(reads)
+      else {
         return (state.observer, nil)
       }
       return (observer, state.endRun(changed: changedWhileKept, runsHere: runsHere, thread: thread))
@@ -311,7 +327,8 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// that another thread made while the run was reading (after the install: see
   /// ``AccessList/changedElsewhere()``).
   private func replaceObserver(_ reads: AccessList, runsHere: Bool, thread: UInt) -> RunEnd {
-    let signature = reads.signature
+    // By address: the observer's deinit handler forgets it when an object goes.
+    let signature = reads.addressSignature
     let observer = reads.isEmpty ? nil : makeObserver()
     if let observer { reads.install(observer) }
     let storages = reads.weakStorages
@@ -335,8 +352,11 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// that another thread's willSet started may read before that thread stores the new
   /// value, and the did-set then asks for the run that reads it (so the final value is
   /// never lost); it coalesces with a run not yet started.
+  ///
+  /// It always hears deallocations (see `objectDeallocated`); only the `.deinit`
+  /// option makes them changes.
   private func makeObserver() -> TrackingObserver {
-    let deinitHandler = options.contains(.deinit) ? handler : nil
+    let deinitHandler = deallocated
     switch (options.contains(.willSet), options.contains(.didSet)) {
     case (true, false):
       return .make(

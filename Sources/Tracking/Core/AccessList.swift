@@ -215,6 +215,19 @@ package struct AccessList {
     return ReadSignature(entries: entries)
   }
 
+  /// What this scope read, with objects identified by address only (no serial
+  /// number, so making and matching it takes no object's lock).
+  ///
+  /// Only for an owner whose observer hears the deallocation of every object it
+  /// watches, and forgets the signature then (a deinit handler): an object's deinit
+  /// runs that handler before its address can be reused, so a new object at the same
+  /// address never matches.
+  package var addressSignature: ReadSignature {
+    var entries: [ReadSignature.Entry] = []
+    forEach { entries.append(.init(object: ObjectIdentifier($0.storage), serial: 0, properties: $0.properties)) }
+    return ReadSignature(entries: entries)
+  }
+
   /// The properties this scope read, by object type and property name.
   package var dependencies: [TrackingDependency] {
     var result: [TrackingDependency] = []
@@ -297,6 +310,7 @@ package struct AccessList {
 package struct ReadSignature: Equatable, Sendable {
   struct Entry: Equatable, Sendable {
     let object: ObjectIdentifier
+    /// The storage's serial number (from 1), or 0 for an address signature.
     let serial: UInt64
     let properties: PropertySet
   }
@@ -318,7 +332,9 @@ package struct ReadSignature: Equatable, Sendable {
         return
       }
       let entry = entries[position]
-      same = entry.object == ObjectIdentifier(storage) && entry.serial == storage.serial && entry.properties == properties
+      same =
+        entry.object == ObjectIdentifier(storage) && entry.properties == properties
+        && (entry.serial == 0 || entry.serial == storage.serial)
       position += 1
     }
     return same && position == entries.count
