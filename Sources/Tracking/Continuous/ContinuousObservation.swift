@@ -5,12 +5,12 @@ import CTrackingSupport
 ///
 /// **State** (under `state`'s lock): whether it was cancelled; which thread is running
 /// `apply` right now (a change reported on that thread while it runs is `apply`'s own
-/// write, ignored as Apple's tracking ignores writes inside `apply`); the latest event
+/// write, ignored as Apple's tracking ignores writes inside `apply`); the latest change
 /// not yet handled; whether a run is scheduled; the installed observer and what the
-/// run that installed it read.
+/// run that installed it read (by address).
 ///
 /// **Rule**: a change either starts a run now (immediate delivery, on the closure's
-/// isolation, when no run is under way), or is left as the pending event for the run
+/// isolation, when no run is under way), or is left as the pending change for the run
 /// under way (which runs again when it ends) or for a scheduled run. So every change
 /// that arrives after a run's reads is followed by a run that reads again.
 package final class ContinuousObservation: TrackingCancellable, @unchecked Sendable {
@@ -49,9 +49,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     /// Marks the run under way as ended, and says what comes next. `changed`: another
     /// thread changed what the run read while it was reading. With `runsHere`, a next
     /// run is marked as under way on `thread` at once.
-    mutating func endRun(
-      changed: Bool, runsHere: Bool, thread: UInt
-    ) -> RunEnd {
+    mutating func endRun(changed: Bool, runsHere: Bool, thread: UInt) -> RunEnd {
       runningThread = nil
       if changed {
         needsRun = true

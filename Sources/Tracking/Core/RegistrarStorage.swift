@@ -87,8 +87,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   }
 
   deinit {
-    // The object is gone: trackings that asked for deinit events hear of it, on this
-    // thread. Nobody else can reach this storage any more, so no lock is needed.
+    // The object is gone: observers with a deinit handler hear of it, on this thread
+    // (trackings that asked for deinit events, and continuous observations and
+    // sequences, which then forget their comparison by address). Nobody else can
+    // reach this storage any more, so no lock is needed.
     withUnsafeMutablePointerToHeader { state in
       state.pointee.observers.forEach { $0.notifyDeinit() }
     }

@@ -156,9 +156,6 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     callbacks.pointer(to: \.sharedBits)!.pointee = UInt32(truncatingIfNeeded: properties.bits)
   }
 
-  /// Whether this observer wants to hear about deallocated objects.
-  var wantsDeinit: Bool { callbacks.pointee.deinit != nil }
-
   private var state: UnsafeMutablePointer<tracking_atomic_word> {
     withUnsafeMutablePointerToElements { $0 }
   }
