@@ -17,6 +17,10 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
   // immutable after `init`.
   private struct State {
+    /// Whether the body takes the change (as an event); else a run is handed a change
+    /// without its source, which then moves from `pending` to `lastChange` without a
+    /// copy.
+    let bodyTakesChange: Bool
     var cancelled = false
     var runningThread: UInt?
     /// Whether a change arrived that the next run must see.
@@ -38,12 +42,12 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     /// Marks a run as under way on `thread` and returns its change: the pending one
     /// (or a did-set about nothing in particular).
     mutating func beginRun(on thread: UInt) -> Change {
-      let change = pending ?? Change(kind: .didSet, source: nil)
-      pending = nil
+      let change = pending.take() ?? Change(kind: .didSet, source: nil)
       needsRun = false
       runningThread = thread
-      lastChange = change
-      return change
+      let forRun = bodyTakesChange ? change : Change(kind: change.kind, source: nil)
+      lastChange = consume change
+      return forRun
     }
 
     /// Marks the run under way as ended, and says what comes next. `changed`: another
@@ -131,14 +135,32 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       case .onIsolation(_, let body): body(event)
       }
     }
+
+    /// The body as a nonisolated closure, for calls made on its isolation.
+    var callable: Callable {
+      switch self {
+      case .event(let body): .event(nonisolatedView(of: body))
+      case .plain(let body): .plain(nonisolatedView(of: body))
+      case .onIsolation(_, let body): .event(body)
+      }
+    }
+  }
+
+  /// A ``Body`` seen as nonisolated, made once per observation: converting an isolated
+  /// closure costs an allocation (a reabstraction thunk), which a run must not pay. Only
+  /// ever called on the body's isolation.
+  enum Callable {
+    case event(@Sendable (TrackingEvent) -> Void)
+    case plain(@Sendable () -> Void)
   }
 
   private let options: TrackingOptions
   private let delivery: ContinuousDelivery
-  private let body: Body
-  /// `body`'s isolation (asked for at every change).
+  /// The body, called on `isolation` only.
+  private let body: Callable
+  /// The body's isolation (asked for at every change).
   private let isolation: (any Actor)?
-  private let state = Locked(State())
+  private let state: Locked<State>
   /// The handlers of this observation's observers. They reach the observation through
   /// a reference cleared at cancellation (a cancelled observer must not keep the
   /// observation, and what it captures, alive), set once `init` is done.
@@ -159,13 +181,18 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   private init(options: TrackingOptions, delivery: ContinuousDelivery, body: Body) {
     self.options = options
     self.delivery = delivery
-    self.body = body
+    self.body = body.callable
     isolation = body.isolation
+    if case .plain = self.body {
+      state = Locked(State(bodyTakesChange: false))
+    } else {
+      state = Locked(State(bodyTakesChange: true))
+    }
     let reference = ObservationReference()
     self.reference = reference
-    handler = .event { event in reference.object?.changed(event) }
-    unrequestedDidSet = .event { event in reference.object?.changed(event, requested: false) }
-    deallocated = .event { event in reference.object?.objectDeallocated(event) }
+    handler = .change { kind, source in reference.object?.changed(kind, source) }
+    unrequestedDidSet = .change { kind, source in reference.object?.changed(kind, source, requested: false) }
+    deallocated = .plain { reference.object?.objectDeallocated() }
     reference.set(self)
   }
 
@@ -189,17 +216,17 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
 
   // MARK: Changes (on the mutating thread)
 
-  /// Called by this observation's observer for each event it takes. `requested` is
+  /// Called by this observation's observer for each change it hears. `requested` is
   /// false for a did-set the options did not ask for (see `makeObserver`): it asks for a
-  /// run, but the run receives the latest event of a requested kind.
-  private func changed(_ event: TrackingEvent, requested: Bool = true) {
+  /// run, but the run receives the latest change of a requested kind.
+  private func changed(_ kind: TrackingEvent.Kind, _ source: EventSource?, requested: Bool = true) {
     let thread = tracking_current_thread()
     let runsHere = delivery == .immediate && isOnItsIsolation
     let start = state.withLock { state -> RunStart in
       guard !state.cancelled else { return .none }
       // Its own write, made by the run under way on this thread: ignored.
       if state.runningThread == thread { return .none }
-      if requested || state.pending == nil { state.pending = Change(kind: event.kind, source: event.source) }
+      if requested || state.pending == nil { state.pending = Change(kind: kind, source: source) }
       let wasWaiting = state.needsRun
       state.needsRun = true
       guard !wasWaiting && state.runningThread == nil && !state.scheduled else { return .none }
@@ -217,9 +244,9 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// on the deallocating thread, before the object's address can be reused: the
   /// signature is forgotten (it identifies objects by address), so the next run
   /// installs afresh. With the `.deinit` option, the deallocation is also a change.
-  private func objectDeallocated(_ event: TrackingEvent) {
+  private func objectDeallocated() {
     state.withLock { $0.signature = nil }
-    if options.contains(.deinit) { changed(event) }
+    if options.contains(.deinit) { changed(.deinit, nil) }
   }
 
   /// Schedules one run on the closure's isolation, unless one is scheduled already.
@@ -279,12 +306,20 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// Runs the body tracked; the run is marked as under way on this thread. Returns the
   /// change of the next run when it must start now, on this thread.
   private func runMarked(_ change: Change) -> Change? {
-    // `cancel()` on the event ends this observation, not only the observer that reported it.
-    let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
     // Isolated from whatever scope is active on this thread (a run may happen inside the
     // did-set of a write made in someone else's `apply`): those reads are this
     // observation's, not that scope's.
-    let (_, reads) = withoutTracking { AccessList.collect { body.callHere(event) } }
+    let (_, reads) = withoutTracking {
+      AccessList.collect {
+        switch body {
+        case .plain(let body): body()
+        case .event(let body):
+          // `cancel()` on the event ends this observation, not only the observer that
+          // reported the change.
+          body(TrackingEvent(kind: change.kind, source: change.source, canceller: self))
+        }
+      }
+    }
     return watch(reads)
   }
 
@@ -299,13 +334,13 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     // installed through the run), so it is made now and the run ends in the same step
     // as the comparison.
     let changedWhileKept = !reads.isEmpty && reads.changedElsewhere()
-    let (current, endedKept) = state.withLock { state -> (TrackingObserver?, RunEnd?) in
-      guard !state.cancelled, let observer = state.observer, observer.isPending,
-        let signature = state.signature, signature.matches(reads)
-      else {
-        return (state.observer, nil)
+    // The installed observer is named by identity (not retained: only compared).
+    let (current, endedKept) = state.withLock { state -> (ObjectIdentifier?, RunEnd?) in
+      let current = state.observer.map { ObjectIdentifier($0) }
+      guard !state.cancelled, state.observer?.isPending == true, state.signature?.matches(reads) == true else {
+        return (current, nil)
       }
-      return (observer, state.endRun(changed: changedWhileKept, runsHere: runsHere, thread: thread))
+      return (current, state.endRun(changed: changedWhileKept, runsHere: runsHere, thread: thread))
     }
     // Did-set notifications this thread queued for the run's observer during the run
     // come from the run's own writes: dropped (see `NotificationBatch.discard`).

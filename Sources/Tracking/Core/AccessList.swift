@@ -183,8 +183,8 @@ package struct AccessList {
   /// never misses one it did.
   @usableFromInline
   package func changedElsewhere() -> Bool {
-    guard let firstStorage else { return false }
-    if firstStorage.changeEpochAfterInstall &- firstEpoch > firstOwnWrites { return true }
+    guard firstStorage != nil else { return false }
+    if firstStorage.unsafelyUnwrapped.changeEpochAfterInstall &- firstEpoch > firstOwnWrites { return true }
     return others.withUnsafeBufferPointer { entries in
       entries.contains { $0.storage.changeEpoch &- $0.epoch > $0.ownWrites }
     }
@@ -313,6 +313,13 @@ package struct ReadSignature: Equatable, Sendable {
     /// The storage's serial number (from 1), or 0 for an address signature.
     let serial: UInt64
     let properties: PropertySet
+
+    /// Whether `storage`'s object, read for `properties`, is this entry's.
+    @inline(__always)
+    func matches(_ storage: RegistrarStorage, _ properties: PropertySet) -> Bool {
+      object == ObjectIdentifier(storage) && self.properties == properties
+        && (serial == 0 || serial == storage.serial)
+    }
   }
 
   let entries: [Entry]
@@ -324,20 +331,17 @@ package struct ReadSignature: Equatable, Sendable {
   /// first reads (a different order counts as different: the caller then installs
   /// afresh, which is correct, only slower). Allocates nothing.
   package func matches(_ reads: AccessList) -> Bool {
-    var position = 0
-    var same = true
-    reads.forEachStorage { storage, properties in
-      guard same, position < entries.count else {
-        same = false
-        return
-      }
-      let entry = entries[position]
-      same =
-        entry.object == ObjectIdentifier(storage) && entry.properties == properties
-        && (entry.serial == 0 || entry.serial == storage.serial)
-      position += 1
+    guard reads.firstStorage != nil else { return entries.isEmpty }
+    guard entries.count == reads.others.count + 1,
+      entries[0].matches(reads.firstStorage.unsafelyUnwrapped, reads.firstProperties)
+    else { return false }
+    var index = 1
+    while index < entries.count {
+      let other = reads.others[index - 1]
+      guard entries[index].matches(other.storage, other.properties) else { return false }
+      index += 1
     }
-    return same && position == entries.count
+    return true
   }
 }
 

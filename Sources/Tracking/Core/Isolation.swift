@@ -99,3 +99,18 @@ package func callOnItsActor<Argument>(
   typealias Plain = @Sendable (Argument) -> Void
   unsafeBitCast(body, to: Plain.self)(argument)
 }
+
+/// An `@isolated(any)` closure seen as a nonisolated one (the same representation),
+/// to be called only from its own isolation, as ``callOnItsActor(_:checked:)`` does.
+/// The conversion allocates a thunk: do it once and keep the result, rather than at
+/// every call.
+func nonisolatedView(of body: @escaping @isolated(any) @Sendable () -> Void) -> @Sendable () -> Void {
+  unsafeBitCast(body, to: (@Sendable () -> Void).self)
+}
+
+/// ``nonisolatedView(of:)`` for a closure that takes an event.
+func nonisolatedView(
+  of body: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
+) -> @Sendable (TrackingEvent) -> Void {
+  unsafeBitCast(body, to: (@Sendable (TrackingEvent) -> Void).self)
+}

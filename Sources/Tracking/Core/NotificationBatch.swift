@@ -87,7 +87,7 @@ struct NotificationBatch {
   /// thread while the run was under way come from the run's own writes (other threads
   /// deliver through their own batches), and a run's own writes do not cause another
   /// run, as with Apple's tracking.
-  static func discard(_ observer: TrackingObserver) {
+  static func discard(_ observer: ObjectIdentifier) {
     current?.pointee.effects.remove(observer)
   }
 
@@ -95,7 +95,7 @@ struct NotificationBatch {
   /// ``Derived`` calls it when a recomputation ends, for the did-sets of writes that its
   /// own closure made (which, like the run's own writes above, change nothing for it).
   static func discardPropagation(_ observer: TrackingObserver) {
-    current?.pointee.propagation.remove(observer)
+    current?.pointee.propagation.remove(ObjectIdentifier(observer))
   }
 
   /// Queues work that recomputes a derived value, to run once propagation is done.
@@ -166,11 +166,12 @@ struct NotificationQueue {
     return rest[taken...].contains { $0.0 === observer }
   }
 
-  /// Removes the waiting notifications of `observer`.
-  mutating func remove(_ observer: TrackingObserver) {
-    if let head = first, head.0 === observer { first = nil }
-    guard taken < rest.count, rest[taken...].contains(where: { $0.0 === observer }) else { return }
-    let waiting = rest[taken...].filter { $0.0 !== observer }
+  /// Removes the waiting notifications of `observer` (by identity: the caller need
+  /// not hold it).
+  mutating func remove(_ observer: ObjectIdentifier) {
+    if let head = first, ObjectIdentifier(head.0) == observer { first = nil }
+    guard taken < rest.count, rest[taken...].contains(where: { ObjectIdentifier($0.0) == observer }) else { return }
+    let waiting = rest[taken...].filter { ObjectIdentifier($0.0) != observer }
     rest.removeSubrange(taken...)
     rest.append(contentsOf: waiting)
   }

@@ -157,7 +157,7 @@ protocol TrackingCancellable: AnyObject {
 /// Only that case makes a weak reference, which gives the object a side table (every
 /// later retain and release of it then takes the runtime's slow path).
 @usableFromInline
-final class EventSource: @unchecked Sendable {
+package final class EventSource: @unchecked Sendable {
   let objectID: ObjectIdentifier?
   /// The object's type as the registrar saw it (its static type, which names the
   /// properties of its own registrar).

@@ -59,16 +59,22 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   package enum Handler: Sendable {
     case plain(@Sendable () -> Void)
     case event(@Sendable (TrackingEvent) -> Void)
+    /// What happened, without an event around it: for the runtime's own receivers
+    /// (continuous observation), whose callbacks never cancel the observer through
+    /// the event, so none is made (it would retain the observer as its canceller).
+    case change(@Sendable (TrackingEvent.Kind, EventSource?) -> Void)
 
+    /// Whether the change must be described (an ``EventSource`` made) for this handler.
     var takesEvent: Bool {
-      if case .event = self { return true }
-      return false
+      if case .plain = self { return false }
+      return true
     }
 
     func run(_ kind: TrackingEvent.Kind, _ source: EventSource?, canceller: TrackingObserver) {
       switch self {
       case .plain(let body): body()
       case .event(let body): body(TrackingEvent(kind: kind, source: source, canceller: canceller))
+      case .change(let body): body(kind, source)
       }
     }
   }
