@@ -17,16 +17,16 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
   // immutable after `init`.
   private struct State {
-    /// Whether the body takes the change (as an event); else a run is handed a change
-    /// without its source, which then moves from `pending` to `lastChange` without a
-    /// copy.
+    /// Whether the body takes the change (as an event); else a run is handed only the
+    /// change's kind, and the description moves from `pending` to `lastChange`
+    /// without a copy.
     let bodyTakesChange: Bool
     var cancelled = false
     var runningThread: UInt?
     /// Whether a change arrived that the next run must see.
     var needsRun = false
     /// The latest change of a kind the options asked for, for the next run.
-    var pending: Change?
+    var pending: KeptChange?
     var scheduled = false
     var observer: TrackingObserver?
     /// What the installed observer's run read, by address; `nil` when there is
@@ -37,15 +37,15 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     /// What the latest run read (for introspection), by object type.
     var reads: [(type: any Trackable.Type, properties: PropertySet)] = []
     /// The change of the latest run.
-    var lastChange: Change?
+    var lastChange: KeptChange?
 
     /// Marks a run as under way on `thread` and returns its change: the pending one
     /// (or a did-set about nothing in particular).
     mutating func beginRun(on thread: UInt) -> Change {
-      let change = pending.take() ?? Change(kind: .didSet, source: nil)
+      let change = pending.take() ?? KeptChange(kind: .didSet, description: .none)
       needsRun = false
       runningThread = thread
-      let forRun = bodyTakesChange ? change : Change(kind: change.kind, source: nil)
+      let forRun = Change(kind: change.kind, source: bodyTakesChange ? change.description.eventSource : nil)
       lastChange = consume change
       return forRun
     }
@@ -57,7 +57,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       runningThread = nil
       if changed {
         needsRun = true
-        if pending == nil { pending = Change(kind: .didSet, source: EventSource()) }
+        if pending == nil { pending = KeptChange(kind: .didSet, description: .none) }
       }
       if cancelled { return .cancelled }
       guard needsRun else { return .idle }
@@ -65,9 +65,18 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     }
   }
 
-  /// What a run is told of the change that caused it: an event without its canceller
-  /// (a run's event cancels this observation, whichever observer reported the change),
-  /// so that keeping one refers to nothing but the change.
+  /// A change as this observation keeps it (pending, then as the latest run's): an
+  /// event without its canceller (a run's event cancels this observation, whichever
+  /// observer reported the change), so that keeping one refers to nothing but the
+  /// change. A plain body's observers have it described without its object (see
+  /// ``ChangeDescription``). Moved, not copied, from `pending` to `lastChange`.
+  private struct KeptChange {
+    let kind: TrackingEvent.Kind
+    let description: ChangeDescription
+  }
+
+  /// What a run is told of the change that caused it: its kind, and for a body that
+  /// takes events, its source. Two words, cheap to pass along.
   private struct Change {
     let kind: TrackingEvent.Kind
     let source: EventSource?
@@ -108,7 +117,9 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
 
   /// The event of the latest run.
   var lastEvent: TrackingEvent? {
-    state.withLock { $0.lastChange }.map { TrackingEvent(kind: $0.kind, source: $0.source, canceller: self) }
+    state.withLock { $0.lastChange }.map {
+      TrackingEvent(kind: $0.kind, source: $0.description.eventSource, canceller: self)
+    }
   }
 
   /// The closure a continuous observation runs: with the event, or without it.
@@ -183,15 +194,15 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     self.delivery = delivery
     self.body = body.callable
     isolation = body.isolation
-    if case .plain = self.body {
-      state = Locked(State(bodyTakesChange: false))
-    } else {
-      state = Locked(State(bodyTakesChange: true))
-    }
+    let takesChange: Bool
+    if case .plain = self.body { takesChange = false } else { takesChange = true }
+    state = Locked(State(bodyTakesChange: takesChange))
     let reference = ObservationReference()
     self.reference = reference
-    handler = .change { kind, source in reference.object?.changed(kind, source) }
-    unrequestedDidSet = .change { kind, source in reference.object?.changed(kind, source, requested: false) }
+    // A plain body's change is only kept (`lastEvent`): it needs no object.
+    let needs: TrackingObserver.Handler.Needs = takesChange ? .source : .site
+    handler = .change(needs) { kind, change in reference.object?.changed(kind, change) }
+    unrequestedDidSet = .change(needs) { kind, change in reference.object?.changed(kind, change, requested: false) }
     deallocated = .plain { reference.object?.objectDeallocated() }
     reference.set(self)
   }
@@ -202,7 +213,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       run(change)
     } else {
       state.withLock { state in
-        state.pending = change
+        state.pending = KeptChange(kind: .initial, description: .none)
         state.needsRun = true
       }
       schedule()
@@ -219,14 +230,14 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// Called by this observation's observer for each change it hears. `requested` is
   /// false for a did-set the options did not ask for (see `makeObserver`): it asks for a
   /// run, but the run receives the latest change of a requested kind.
-  private func changed(_ kind: TrackingEvent.Kind, _ source: EventSource?, requested: Bool = true) {
+  private func changed(_ kind: TrackingEvent.Kind, _ change: ChangeDescription, requested: Bool = true) {
     let thread = tracking_current_thread()
     let runsHere = delivery == .immediate && isOnItsIsolation
     let start = state.withLock { state -> RunStart in
       guard !state.cancelled else { return .none }
       // Its own write, made by the run under way on this thread: ignored.
       if state.runningThread == thread { return .none }
-      if requested || state.pending == nil { state.pending = Change(kind: kind, source: source) }
+      if requested || state.pending == nil { state.pending = KeptChange(kind: kind, description: change) }
       let wasWaiting = state.needsRun
       state.needsRun = true
       guard !wasWaiting && state.runningThread == nil && !state.scheduled else { return .none }
@@ -246,7 +257,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// installs afresh. With the `.deinit` option, the deallocation is also a change.
   private func objectDeallocated() {
     state.withLock { $0.signature = nil }
-    if options.contains(.deinit) { changed(.deinit, nil) }
+    if options.contains(.deinit) { changed(.deinit, .none) }
   }
 
   /// Schedules one run on the closure's isolation, unless one is scheduled already.
@@ -288,7 +299,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     let mayRun = state.withLock { state -> Bool in
       guard !state.cancelled else { return false }
       state.runningThread = thread
-      state.lastChange = change
+      state.lastChange = KeptChange(kind: change.kind, description: .none)
       return true
     }
     guard mayRun else { return }

@@ -5,8 +5,9 @@
 struct DueObservers {
   private var first: TrackingObserver?
   private var others: [TrackingObserver] = []
-  /// Whether some due observer's callback takes a ``TrackingEvent``.
-  private(set) var takeEvents = false
+  /// How much of the change the due observers' callbacks need described (the most
+  /// any of them needs).
+  private(set) var needs = TrackingObserver.Handler.Needs.nothing
 
   var isEmpty: Bool { first == nil }
 
@@ -18,8 +19,8 @@ struct DueObservers {
   /// Adds an observer. `scanned` is the number of entries being scanned, the most
   /// that can be appended; the spill array is sized for it on first use.
   @inline(__always)
-  mutating func append(_ observer: TrackingObserver, scanned: Int, takesEvent: Bool) {
-    if takesEvent { takeEvents = true }
+  mutating func append(_ observer: TrackingObserver, scanned: Int, needs: TrackingObserver.Handler.Needs) {
+    if needs > self.needs { self.needs = needs }
     if first == nil {
       first = observer
       return

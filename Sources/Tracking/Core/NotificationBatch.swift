@@ -56,29 +56,30 @@ struct NotificationBatch {
   }
 
   /// Delivers the did-set of one change to `observers`: queued in the open batch, or in
-  /// one opened for them.
-  /// `source` describes the change for the observers whose callbacks take events (it
-  /// is `nil` when none does).
-  static func deliverDidSet(_ observers: DueObservers, _ source: EventSource?) {
+  /// one opened for them. `change` is described as far as their callbacks need.
+  static func deliverDidSet(_ observers: DueObservers, _ change: ChangeDescription) {
     if let only = observers.only, !only.isPropagation, !isOpen {
       // The common case, one effect of a change made outside any batch: it runs first
       // in the batch opened for it, as it would from the (otherwise empty) queue, so
       // it is called directly rather than queued and taken back.
       return run {
-        if let source { current!.pointee.keep(source) }
-        only.notifyDidSet(source)
+        if let source = change.source { current!.pointee.keep(source) }
+        only.notifyDidSet(change)
       }
     }
     run {
       let batch = current!
-      if let source { batch.pointee.keep(source) }
-      observers.forEach { batch.pointee.enqueue($0, source) }
+      if let source = change.source { batch.pointee.keep(source) }
+      // Queued changes are kept as one object, shared by every entry of this change.
+      let boxed = change.boxed
+      observers.forEach { batch.pointee.enqueue($0, boxed) }
     }
   }
 
-  /// Delivers the did-set of a change to one observer (see ``deliverDidSet(_:_:)``).
-  static func deliverDidSet(_ observer: TrackingObserver, _ source: EventSource) {
-    run { current!.pointee.enqueue(observer, source) }
+  /// Delivers the did-set of a change whose object and property are unknown to one
+  /// observer (see ``deliverDidSet(_:_:)``).
+  static func deliverUnknownDidSet(_ observer: TrackingObserver) {
+    run { current!.pointee.enqueue(observer, nil) }
   }
 
   /// Drops the did-set notifications waiting for `observer` in this thread's batch.
@@ -128,13 +129,13 @@ struct NotificationBatch {
   private static func drain(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
     while true {
       if let (observer, source) = pointer.pointee.propagation.next() {
-        observer.notifyDidSet(source)
+        observer.notifyDidSet(ChangeDescription(boxed: source))
       } else if pointer.pointee.settled < pointer.pointee.settling.count {
         let work = pointer.pointee.settling[pointer.pointee.settled]
         pointer.pointee.settled += 1
         work()
       } else if let (observer, source) = pointer.pointee.effects.next() {
-        observer.notifyDidSet(source)
+        observer.notifyDidSet(ChangeDescription(boxed: source))
       } else {
         break
       }

@@ -281,7 +281,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   /// One-shot observers are removed while the lock is held; their callbacks run after
   /// it is released, on the mutating thread, before the value changes.
   @usableFromInline
-  func willSet(_ id: Int, source: () -> EventSource) {
+  func willSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observesWillSet(id) else { return }
     var due = DueObservers()
@@ -291,10 +291,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
         state.observers.compact(changing: id) { observer in
           switch observer.kind {
           case .willSetOnce:
-            due.append(observer, scanned: scanned, takesEvent: observer.takesWillSetEvent)
+            due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
             return .remove
           case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
-            due.append(observer, scanned: scanned, takesEvent: observer.takesWillSetEvent)
+            due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
             return .keep
           case .didSetOnce, .didSetRepeating:
             return .keep
@@ -302,19 +302,20 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
         })
     }
     guard !due.isEmpty else { return }
-    // The change is described only for callbacks that take events (or spies): making
-    // it costs an allocation the classic `onChange` does not need.
-    let made = due.takeEvents || Spies.isActive ? source() : nil
-    if _slowPath(Spies.isActive) { Spies.report(.willSet, made!, observers: due.count) }
-    due.forEach { $0.notifyWillSet(made) }
-    made?.endDelivery()
+    // The change is described only as far as the callbacks (or spies) need: an event
+    // costs an allocation that the classic `onChange` does not need.
+    let change = ChangeDescription.make(
+      Spies.isActive ? .source : due.needs, subject: subject, isDidSet: false, site: site)
+    if _slowPath(Spies.isActive) { Spies.report(.willSet, change.source!, observers: due.count) }
+    due.forEach { $0.notifyWillSet(change) }
+    change.source?.endDelivery()
   }
 
   /// The `didSet` of a write of a read property: bumps the epoch and delivers the
   /// did-set callbacks of the observers that watch `id` through the thread's
   /// ``NotificationBatch``.
   @usableFromInline
-  func didSet(_ id: Int, source: () -> EventSource) {
+  func didSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observes(id) else { return }
     var due = DueObservers()
@@ -326,21 +327,22 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
           case .willSetOnce, .willSetRepeating:
             return .keep
           case .didSetRepeating, .willSetAndDidSetRepeating:
-            due.append(observer, scanned: scanned, takesEvent: observer.takesDidSetEvent)
+            due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
             return .keep
           case .didSetOnce, .willSetThenDidSet:
             // Ends here: only the registrar that makes it due delivers its did-set.
             if observer.becomeDue() {
-              due.append(observer, scanned: scanned, takesEvent: observer.takesDidSetEvent)
+              due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
             }
             return .remove
           }
         })
     }
     guard !due.isEmpty else { return }
-    let made = due.takeEvents || Spies.isActive ? source() : nil
-    if _slowPath(Spies.isActive) { Spies.report(.didSet, made!, observers: due.count) }
-    NotificationBatch.deliverDidSet(due, made)
+    let change = ChangeDescription.make(
+      Spies.isActive ? .source : due.needs, subject: subject, isDidSet: true, site: site)
+    if _slowPath(Spies.isActive) { Spies.report(.didSet, change.source!, observers: due.count) }
+    NotificationBatch.deliverDidSet(due, change)
   }
 
   // MARK: Key paths

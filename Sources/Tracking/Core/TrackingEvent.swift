@@ -74,19 +74,19 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
   }
 
   /// The name of the property that changed, when known.
-  public var propertyName: String? { source?.propertyName }
+  public var propertyName: String? { source?.site?.propertyName }
 
   /// The type of the object whose property changed, when known.
-  public var objectType: Any.Type? { source?.objectType }
+  public var objectType: Any.Type? { source?.site?.objectType }
 
   /// The identity of the object whose property changed, when known.
-  public var object: ObjectIdentifier? { source?.objectID }
+  public var object: ObjectIdentifier? { source?.site?.objectID }
 
   /// The key path of the property that changed, when known.
-  public var keyPath: AnyKeyPath? { source?.keyPath.value }
+  public var keyPath: AnyKeyPath? { source?.site?.keyPath }
 
   /// The property's number in its object's registrar, when known.
-  public var propertyID: Int? { source?.propertyID }
+  public var propertyID: Int? { source?.site?.propertyID }
 
   /// Whether this event is about a change of the property at `keyPath`.
   ///
@@ -95,14 +95,14 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
   /// be this one, and a caller filtering on it must not miss the change.
   public func matches<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Bool {
     guard kind == .willSet || kind == .didSet else { return false }
-    guard let known = source?.keyPath.value else { return true }
+    guard let known = source?.site?.keyPath else { return true }
     return known == keyPath
   }
 
   /// Whether this event is about a change of `keyPath` of `object`.
   public func isChange<Root: AnyObject, Value>(of object: Root, _ keyPath: KeyPath<Root, Value>) -> Bool {
     guard kind == .willSet || kind == .didSet, let source else { return false }
-    return source.objectID == ObjectIdentifier(object) && source.keyPath.value == keyPath
+    return source.site?.objectID == ObjectIdentifier(object) && source.site?.keyPath == keyPath
   }
 
   /// The value of the changed property while the callback runs synchronously with the
@@ -112,7 +112,7 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
   /// once the synchronous callback has returned (read it in the callback if you need
   /// it later).
   public func value<Root, Value: Sendable>(of keyPath: KeyPath<Root, Value>) -> Value? {
-    guard kind == .willSet || kind == .didSet, let source, source.keyPath.value == keyPath else { return nil }
+    guard kind == .willSet || kind == .didSet, let source, source.site?.keyPath == keyPath else { return nil }
     return source.read(keyPath)
   }
 
@@ -125,11 +125,8 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
 
   /// The kind, and the object type and property when known.
   public var description: String {
-    guard let source, let name = source.propertyName ?? source.keyPath.value.map({ "\($0)" }) else {
-      return "TrackingEvent(\(kind))"
-    }
-    let type = source.objectType.map { "\($0)." } ?? ""
-    return "TrackingEvent(\(kind) \(type)\(name))"
+    guard let site = source?.site else { return "TrackingEvent(\(kind))" }
+    return "TrackingEvent(\(kind) \(site.objectType).\(site.propertyName ?? "\(site.keyPath)"))"
   }
 }
 
@@ -138,85 +135,4 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
 protocol TrackingCancellable: AnyObject {
   /// Ends the tracking; returns whether it was still running.
   @discardableResult func cancel() -> Bool
-}
-
-/// The change behind one or more events: which object and property, and a way to read
-/// the property while the change is being delivered synchronously.
-///
-/// Made by a registrar only when an observer that takes events is due, and shared by
-/// the events of that change. `@unchecked Sendable`: the subject is only read on the
-/// thread that delivers the change (`thread`, fixed at creation), and only while that
-/// thread is still delivering (`isLive`, which only that thread reads and writes); the
-/// rest is immutable.
-///
-/// How the subject is held: strongly when the change is delivered before the mutating
-/// call returns (every will-set; a did-set when no batch was open, so the batch opened
-/// for it drains at once) — the caller holds the object anyway, and `endDelivery`
-/// lets go of it. Weakly when a did-set waits for an open batch to drain (a
-/// transaction), during which the object may be deallocated: then reads return `nil`.
-/// Only that case makes a weak reference, which gives the object a side table (every
-/// later retain and release of it then takes the runtime's slow path).
-@usableFromInline
-package final class EventSource: @unchecked Sendable {
-  let objectID: ObjectIdentifier?
-  /// The object's type as the registrar saw it (its static type, which names the
-  /// properties of its own registrar).
-  let trackableType: (any Trackable.Type)?
-  let propertyID: Int?
-  /// Key paths are immutable objects, safe to share although not declared `Sendable`.
-  let keyPath: UncheckedSendable<AnyKeyPath?>
-  private var strongSubject: AnyObject?
-  private weak var weakSubject: AnyObject?
-  private let thread: UInt
-  private var isLive: Bool
-
-  @usableFromInline
-  init<Subject: Trackable>(subject: Subject, keyPath: AnyKeyPath?, propertyID: Int, isDidSet: Bool = false) {
-    self.objectID = ObjectIdentifier(subject)
-    self.trackableType = Subject.self
-    self.propertyID = propertyID
-    self.keyPath = UncheckedSendable(keyPath)
-    if isDidSet && NotificationBatch.isOpen {  // delivered when that batch drains
-      self.weakSubject = subject
-    } else {
-      self.strongSubject = subject
-    }
-    self.thread = tracking_current_thread()
-    self.isLive = true
-  }
-
-  /// A change whose object and property are unknown (detected at install).
-  init() {
-    objectID = nil
-    trackableType = nil
-    propertyID = nil
-    keyPath = UncheckedSendable(nil)
-    thread = 0
-    isLive = false
-  }
-
-  var objectType: Any.Type? { trackableType }
-
-  /// Looked up when asked for: the macro's table of names is built on each call.
-  var propertyName: String? {
-    guard let trackableType, let propertyID else { return nil }
-    return trackableType.trackedPropertyName(propertyID)
-  }
-
-  /// Ends the synchronous delivery: reads return `nil` from now on. Called by the
-  /// delivering thread.
-  func endDelivery() {
-    guard thread == tracking_current_thread() else { return }
-    isLive = false
-    strongSubject = nil
-  }
-
-  func read<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Value? {
-    guard thread == tracking_current_thread(), isLive, let root = (strongSubject ?? weakSubject) as? Root else {
-      return nil
-    }
-    // Not recorded by whatever tracking scope is active on this thread: the read
-    // belongs to the callback, not to the code that made the change.
-    return CurrentScope.with(nil) { root[keyPath: keyPath] }
-  }
 }

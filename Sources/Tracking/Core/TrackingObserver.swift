@@ -59,22 +59,39 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   package enum Handler: Sendable {
     case plain(@Sendable () -> Void)
     case event(@Sendable (TrackingEvent) -> Void)
-    /// What happened, without an event around it: for the runtime's own receivers
-    /// (continuous observation), whose callbacks never cancel the observer through
-    /// the event, so none is made (it would retain the observer as its canceller).
-    case change(@Sendable (TrackingEvent.Kind, EventSource?) -> Void)
+    /// What happened, described as far as `Needs` says, without an event around it:
+    /// for the runtime's own receivers (continuous observation), whose callbacks never
+    /// cancel the observer through the event, so none is made (it would retain the
+    /// observer as its canceller).
+    case change(Needs, @Sendable (TrackingEvent.Kind, ChangeDescription) -> Void)
 
-    /// Whether the change must be described (an ``EventSource`` made) for this handler.
-    var takesEvent: Bool {
-      if case .plain = self { return false }
-      return true
+    /// How much of a change a handler needs described (see ``ChangeDescription``).
+    @usableFromInline
+    package enum Needs: UInt8, Comparable, Sendable {
+      /// Nothing: the handler ignores what changed.
+      case nothing
+      /// Which property of which object (a ``ChangeSite``).
+      case site
+      /// The change with its object (an ``EventSource``), for a ``TrackingEvent``.
+      case source
+
+      @usableFromInline
+      package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    func run(_ kind: TrackingEvent.Kind, _ source: EventSource?, canceller: TrackingObserver) {
+    var needs: Needs {
+      switch self {
+      case .plain: .nothing
+      case .event: .source
+      case .change(let needs, _): needs
+      }
+    }
+
+    func run(_ kind: TrackingEvent.Kind, _ change: ChangeDescription, canceller: TrackingObserver) {
       switch self {
       case .plain(let body): body()
-      case .event(let body): body(TrackingEvent(kind: kind, source: source, canceller: canceller))
-      case .change(let body): body(kind, source)
+      case .event(let body): body(TrackingEvent(kind: kind, source: change.source, canceller: canceller))
+      case .change(_, let body): body(kind, change)
       }
     }
   }
@@ -82,10 +99,10 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   @usableFromInline
   package struct Callbacks {
     let kind: Kind
-    /// Whether the will-set and did-set callbacks take a ``TrackingEvent``; fixed at
-    /// creation, so they can be read while another thread releases the callbacks.
-    let willSetTakesEvent: Bool
-    let didSetTakesEvent: Bool
+    /// How much of a change the will-set and did-set callbacks need described; fixed
+    /// at creation, so they can be read while another thread releases the callbacks.
+    let willSetNeeds: Handler.Needs
+    let didSetNeeds: Handler.Needs
     /// Whether `didSet` callbacks are deferred behind the other callbacks of a batch
     /// (see ``NotificationBatch``): set for the observers that keep derived values up
     /// to date, so that everything downstream of a change runs after the whole graph
@@ -109,7 +126,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   ) -> TrackingObserver {
     let buffer = TrackingObserver.create(minimumCapacity: 1) { _ in
       Callbacks(
-        kind: kind, willSetTakesEvent: willSet?.takesEvent ?? false, didSetTakesEvent: didSet?.takesEvent ?? false,
+        kind: kind, willSetNeeds: willSet?.needs ?? .nothing, didSetNeeds: didSet?.needs ?? .nothing,
         isPropagation: isPropagation,
         willSet: willSet, didSet: didSet, deinit: `deinit`)
     }
@@ -128,12 +145,11 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// Whether this observer keeps derived values up to date (see `Callbacks`).
   var isPropagation: Bool { callbacks.pointee.isPropagation }
 
-  /// Whether the did-set callback takes a ``TrackingEvent`` (so a change must be
-  /// described for it).
-  var takesDidSetEvent: Bool { callbacks.pointee.didSetTakesEvent }
+  /// How much of a change the did-set callback needs described.
+  var didSetNeeds: Handler.Needs { callbacks.pointee.didSetNeeds }
 
-  /// Whether the will-set callback takes a ``TrackingEvent``.
-  var takesWillSetEvent: Bool { callbacks.pointee.willSetTakesEvent }
+  /// How much of a change the will-set callback needs described.
+  var willSetNeeds: Handler.Needs { callbacks.pointee.willSetNeeds }
 
   /// The properties this observer watches on each object that holds it alone (see
   /// ``RegistrarStorage/Observers``), as bits for properties 0–31; 0 when it watches
@@ -237,16 +253,16 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   }
 
   /// Called by a registrar, outside its lock, in the `willSet` of a property this
-  /// observer tracks. `source` describes the change; it is made only when some due
-  /// observer's callback takes events (else `nil`).
-  func notifyWillSet(_ source: EventSource?) {
+  /// observer tracks. `change` is described as far as the due observers' callbacks
+  /// need.
+  func notifyWillSet(_ change: ChangeDescription) {
     switch kind {
     case .willSetOnce:
       guard finish() else { return }
-      takeFinalHandler(didSet: false)?.run(.willSet, source, canceller: self)
+      takeFinalHandler(didSet: false)?.run(.willSet, change, canceller: self)
     case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
       guard isPending else { return }
-      callbacks.pointee.willSet?.run(.willSet, source, canceller: self)
+      callbacks.pointee.willSet?.run(.willSet, change, canceller: self)
     case .didSetOnce, .didSetRepeating:
       return
     }
@@ -254,17 +270,17 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
 
   /// Called by a registrar (or a batch, for deferred notifications), outside any lock,
   /// in the `didSet` of a property this observer tracks.
-  func notifyDidSet(_ source: EventSource?) {
+  func notifyDidSet(_ change: ChangeDescription) {
     switch kind {
     case .willSetOnce, .willSetRepeating:
       return
     case .didSetOnce, .willSetThenDidSet:
       // Queued as due (see `becomeDue`); a cancel since then won the word.
       guard tracking_atomic_cas(state, Self.due, Self.finished) else { return }
-      takeFinalHandler(didSet: true)?.run(.didSet, source, canceller: self)
+      takeFinalHandler(didSet: true)?.run(.didSet, change, canceller: self)
     case .didSetRepeating, .willSetAndDidSetRepeating:
       guard isPending else { return }
-      callbacks.pointee.didSet?.run(.didSet, source, canceller: self)
+      callbacks.pointee.didSet?.run(.didSet, change, canceller: self)
     }
   }
 
@@ -273,7 +289,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// objects.
   func notifyDeinit() {
     guard isPending, let handler = callbacks.pointee.deinit else { return }
-    handler.run(.deinit, nil, canceller: self)
+    handler.run(.deinit, .none, canceller: self)
   }
 
   /// Used by the bridge from Apple's `withObservationTracking`, which reports a change
@@ -281,12 +297,12 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   func notifyExternalChange() {
     switch kind {
     case .willSetOnce, .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
-      notifyWillSet(EventSource())
+      notifyWillSet(.none)
     case .didSetOnce:
       guard becomeDue() else { return }
-      notifyDidSet(EventSource())
+      notifyDidSet(.none)
     case .didSetRepeating:
-      notifyDidSet(EventSource())
+      notifyDidSet(.none)
     }
   }
 
@@ -294,13 +310,13 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// reading (detected when it was installed): as a `willSet`, then a `didSet`,
   /// whichever of the two this observer takes. The property is unknown.
   func notifyChangeDuringScope() {
-    notifyWillSet(EventSource())
+    notifyWillSet(.none)
     switch kind {
     case .willSetOnce, .willSetRepeating: return
     case .didSetOnce, .willSetThenDidSet: guard becomeDue() else { return }
     case .didSetRepeating, .willSetAndDidSetRepeating: break
     }
-    NotificationBatch.deliverDidSet(self, EventSource())
+    NotificationBatch.deliverUnknownDidSet(self)
   }
 }
 

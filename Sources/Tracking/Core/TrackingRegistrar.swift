@@ -78,7 +78,9 @@ public struct TrackingRegistrar: @unchecked Sendable {
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
     if storage.isRead(id) {
-      storage.willSet(id) { EventSource(subject: subject, keyPath: keyPath(), propertyID: id) }
+      storage.willSet(id, subject: subject) {
+        ChangeSite(objectID: ObjectIdentifier(subject), objectType: Subject.self, propertyID: id, keyPath: keyPath())
+      }
     }
     if _slowPath(TrackingInterop.isRelaying) {
       TrackingInterop.relayWillSet(storage, id)
@@ -91,8 +93,8 @@ public struct TrackingRegistrar: @unchecked Sendable {
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
     if storage.isRead(id) {
-      storage.didSet(id) {
-        EventSource(subject: subject, keyPath: keyPath(), propertyID: id, isDidSet: true)
+      storage.didSet(id, subject: subject) {
+        ChangeSite(objectID: ObjectIdentifier(subject), objectType: Subject.self, propertyID: id, keyPath: keyPath())
       }
     }
     if _slowPath(TrackingInterop.isRelaying) {
