@@ -77,6 +77,29 @@ struct BeyondAppleTests {
     #expect(token.lastEvent == nil)
   }
 
+  /// A plain body's observation keeps what changed without the object (a
+  /// `ChangeSite`): every part of the description, for a change delivered at once and
+  /// for one queued in a transaction; the value is never readable afterwards.
+  @Test func aTokensLastEventNamesThePropertyExactly() {
+    let counter = Counter()
+    let token = observe { _ = (counter.count, counter.label) }
+    counter.label = "renamed"
+    let event = token.lastEvent
+    #expect(event?.propertyName == "label")
+    #expect(event?.keyPath == \Counter.label)
+    #expect(event?.propertyID == 1)
+    #expect(event?.objectType == Counter.self)
+    #expect(event?.matches(\Counter.label) == true)
+    #expect(event?.matches(\Counter.count) == false)
+    #expect(event?.isChange(of: counter, \Counter.label) == true)
+    #expect(event?.value(of: \Counter.label) == nil)
+    #expect(event?.description == "TrackingEvent(didSet Counter.label)")
+    withTransaction { counter.count = 3 }
+    #expect(token.lastEvent?.propertyName == "count")
+    #expect(token.lastEvent?.matches(\Counter.label) == false)
+    token.cancel()
+  }
+
   @Test func cancellingTheLastEventEndsTheObservation() {
     let counter = Counter()
     let runs = Received<Int>()
