@@ -33,7 +33,8 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     /// nothing to compare a run with (no observer yet, or forgotten because an
     /// object it described was deallocated): the next run then installs afresh.
     var signature: ReadSignature?
-    var storages: [WeakStorage] = []
+    /// The storages the installed observer is on, for the sweep at cancellation.
+    var storages: [StorageHandle] = []
     /// What the latest run read (for introspection), by object type.
     var reads: [(type: any Trackable.Type, properties: PropertySet)] = []
     /// The change of the latest run.
@@ -375,7 +376,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     let signature = reads.addressSignature
     let observer = reads.isEmpty ? nil : makeObserver()
     if let observer { reads.install(observer) }
-    let storages = reads.weakStorages
+    let storages = reads.storageHandles
     var typed: [(type: any Trackable.Type, properties: PropertySet)] = []
     reads.forEach { typed.append(($0.type, $0.properties)) }
     let replaced = state.withLock { state in
@@ -441,7 +442,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     }
     reference.clear()
     guard let observer, observer.cancel() else { return }
-    for weak in storages { weak.storage?.sweep() }
+    for handle in storages { handle.sweep() }
   }
 
   deinit {

@@ -23,18 +23,3 @@ final class ObservationReference: @unchecked Sendable {
     _ = released
   }
 }
-
-/// A storage a continuous observation installed on, held weakly so that the
-/// observation keeps no object's storage alive (its deinit must be able to run).
-struct WeakStorage {
-  weak var storage: RegistrarStorage?
-}
-
-extension AccessList {
-  /// The storages read, held weakly.
-  var weakStorages: [WeakStorage] {
-    var result: [WeakStorage] = []
-    forEach { result.append(WeakStorage(storage: $0.storage)) }
-    return result
-  }
-}

@@ -61,8 +61,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     /// The object that relays to Apple's registrar, made on first use (interop only).
     var appleRelay: AnyObject?
     /// Tells this storage apart from a later one at the same address (see
-    /// ``ReadSignature``); given when first asked for, by continuous observation.
+    /// ``ReadSignature``); given when first asked for, by derived values.
     lazy var serial: UInt64 = tracking_next_storage_serial()
+    /// How continuous observations refer to this storage (see ``StorageHandle``).
+    var handle: StorageHandle?
   }
 
   /// First identifier for key paths registered at run time; the macro numbers
@@ -87,6 +89,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   }
 
   deinit {
+    // First, so that no continuous observation's sweep touches this storage from now
+    // on (see `StorageHandle`).
+    withUnsafeMutablePointerToHeader { $0.pointee.extras?.handle?.clear() }
     // The object is gone: observers with a deinit handler hear of it, on this thread
     // (trackings that asked for deinit events, and continuous observations and
     // sequences, which then forget their comparison by address). Nobody else can
