@@ -336,23 +336,25 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   }
 
   /// Ends a run: keeps the installed observer when the run read the same things as the
-  /// previous one, else installs a new one and cancels the previous; then notes a
-  /// change that another thread made while the run was reading. Returns the change of
+  /// previous one, else installs a new one and cancels the previous (and then notes a
+  /// change that another thread made while the run was reading). Returns the change of
   /// the next run when it must start now, on this thread.
+  ///
+  /// A kept observer needs no such check: it stayed installed on everything the run
+  /// read, so another thread's change during the run was reported to it, and
+  /// `changed` recorded it for the run under way (only this thread's own writes are
+  /// ignored). So the run ends in the step that compares, without reading any
+  /// object's change epoch (which costs a full fence).
   private func watch(_ reads: AccessList) -> Change? {
     let thread = tracking_current_thread()
     let runsHere = delivery == .immediate && isOnItsIsolation
-    // For a kept observer the check needs no install to come first (it has stayed
-    // installed through the run), so it is made now and the run ends in the same step
-    // as the comparison.
-    let changedWhileKept = !reads.isEmpty && reads.changedElsewhere()
     // The installed observer is named by identity (not retained: only compared).
     let (current, endedKept) = state.withLock { state -> (ObjectIdentifier?, RunEnd?) in
       let current = state.observer.map { ObjectIdentifier($0) }
       guard !state.cancelled, state.observer?.isPending == true, state.signature?.matches(reads) == true else {
         return (current, nil)
       }
-      return (current, state.endRun(changed: changedWhileKept, runsHere: runsHere, thread: thread))
+      return (current, state.endRun(changed: false, runsHere: runsHere, thread: thread))
     }
     // Did-set notifications this thread queued for the run's observer during the run
     // come from the run's own writes: dropped (see `NotificationBatch.discard`).
