@@ -320,17 +320,17 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   private func runMarked(_ change: Change) -> Change? {
     // Isolated from whatever scope is active on this thread (a run may happen inside the
     // did-set of a write made in someone else's `apply`): those reads are this
-    // observation's, not that scope's.
-    let (_, reads) = withoutTracking {
-      AccessList.collect {
-        switch body {
-        case .plain(let body): body()
-        case .event(let body):
-          // `cancel()` on the event ends this observation, not only the observer that
-          // reported the change.
-          body(TrackingEvent(kind: change.kind, source: change.source, canceller: self))
-        }
-      }
+    // observation's, not that scope's. A plain body is handed over as it is (a closure
+    // around it would retain this observation and the body for the call).
+    var reads = AccessList()
+    switch body {
+    case .plain(let body):
+      AccessList.collectIsolated(into: &reads, body)
+    case .event(let body):
+      // `cancel()` on the event ends this observation, not only the observer that
+      // reported the change.
+      let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
+      AccessList.collectIsolated(into: &reads) { body(event) }
     }
     return watch(reads)
   }
