@@ -351,7 +351,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     // The installed observer is named by identity (not retained: only compared).
     let (current, endedKept) = state.withLock { state -> (ObjectIdentifier?, RunEnd?) in
       let current = state.observer.map { ObjectIdentifier($0) }
-      guard !state.cancelled, state.observer?.isPending == true, state.signature?.matches(reads) == true else {
+      guard !state.cancelled, state.observer?.isPending == true, ReadSignature.matches(state.signature, reads) else {
         return (current, nil)
       }
       return (current, state.endRun(changed: false, runsHere: runsHere, thread: thread))

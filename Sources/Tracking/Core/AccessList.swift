@@ -318,7 +318,14 @@ package struct ReadSignature: Equatable, Sendable {
     @inline(__always)
     func matches(_ storage: RegistrarStorage, _ properties: PropertySet) -> Bool {
       object == ObjectIdentifier(storage) && self.properties == properties
-        && (serial == 0 || serial == storage.serial)
+        && (serial == 0 || Self.hasSerial(serial, storage))
+    }
+
+    /// Out of line: reading a serial takes the storage's lock, and inlined into
+    /// `matches` it made every comparison retain the storage.
+    @inline(never)
+    private static func hasSerial(_ serial: UInt64, _ storage: RegistrarStorage) -> Bool {
+      storage.serial == serial
     }
   }
 
@@ -330,6 +337,15 @@ package struct ReadSignature: Equatable, Sendable {
   /// Whether `reads` read exactly what this signature describes, in the same order of
   /// first reads (a different order counts as different: the caller then installs
   /// afresh, which is correct, only slower). Allocates nothing.
+  /// ``matches(_:)`` for an optional signature (`nil` matches nothing), borrowed in
+  /// place rather than copied.
+  static func matches(_ signature: borrowing ReadSignature?, _ reads: borrowing AccessList) -> Bool {
+    switch signature {
+    case .some(let signature): signature.matches(reads)
+    case .none: false
+    }
+  }
+
   package func matches(_ reads: AccessList) -> Bool {
     guard reads.firstStorage != nil else { return entries.isEmpty }
     guard entries.count == reads.others.count + 1,
