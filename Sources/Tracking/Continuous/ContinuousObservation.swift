@@ -173,13 +173,8 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// The body's isolation (asked for at every change).
   private let isolation: (any Actor)?
   private let state: Locked<State>
-  /// The handlers of this observation's observers. They reach the observation through
-  /// a reference cleared at cancellation (a cancelled observer must not keep the
-  /// observation, and what it captures, alive), set once `init` is done.
-  private let handler: TrackingObserver.Handler
-  private let unrequestedDidSet: TrackingObserver.Handler
-  private let deallocated: TrackingObserver.Handler
-  private let reference: ObservationReference
+  /// How much of a change this observation's observers need described.
+  private let changeNeeds: TrackingObserver.Handler.Needs
 
   /// Starts an observation and returns the token that keeps it alive.
   package static func start(
@@ -198,14 +193,8 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     let takesChange: Bool
     if case .plain = self.body { takesChange = false } else { takesChange = true }
     state = Locked(State(bodyTakesChange: takesChange))
-    let reference = ObservationReference()
-    self.reference = reference
     // A plain body's change is only kept (`lastEvent`): it needs no object.
-    let needs: TrackingObserver.Handler.Needs = takesChange ? .source : .site
-    handler = .change(needs) { kind, change in reference.object?.changed(kind, change) }
-    unrequestedDidSet = .change(needs) { kind, change in reference.object?.changed(kind, change, requested: false) }
-    deallocated = .plain { reference.object?.objectDeallocated() }
-    reference.set(self)
+    changeNeeds = takesChange ? .source : .site
   }
 
   private func start(firstRun: FirstRun) {
@@ -381,16 +370,21 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     let storages = reads.storageHandles
     var typed: [(type: any Trackable.Type, properties: PropertySet)] = []
     reads.forEach { typed.append(($0.type, $0.properties)) }
-    let replaced = state.withLock { state in
+    let (replaced, previousStorages) = state.withLock { state in
       defer {
         state.observer = observer
         state.signature = signature
         state.storages = storages
         state.reads = typed
       }
-      return state.observer
+      return (state.observer, state.storages)
     }
-    replaced?.cancel()
+    // The replaced observer holds this observation (see `makeObserver`): swept out of
+    // every object it was on, so that nothing keeps it once this observation is
+    // cancelled.
+    if let replaced, replaced.cancel() {
+      for handle in previousStorages { handle.sweep() }
+    }
     let changed = !reads.isEmpty && reads.changedElsewhere()
     return state.withLock { $0.endRun(changed: changed, runsHere: runsHere, thread: thread) }
   }
@@ -402,8 +396,21 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   ///
   /// It always hears deallocations (see `objectDeallocated`); only the `.deinit`
   /// option makes them changes.
+  ///
+  /// **Its handlers hold this observation strongly**, so a change reaches it with no
+  /// lock and no retain of its own. The cycle (this observation → its observer →
+  /// handlers → this observation) lasts while the observer is installed: an observer
+  /// that is replaced or cancelled is swept out of every object it was on at once
+  /// (`replaceObserver`, `finishCancel`), after which only a delivery under way on
+  /// another thread can still hold it, briefly. So a cancelled observation, and what
+  /// its closure captures, are released.
   private func makeObserver() -> TrackingObserver {
-    let deinitHandler = deallocated
+    let needs = changeNeeds
+    let handler = TrackingObserver.Handler.change(needs) { [self] kind, change in changed(kind, change) }
+    let unrequestedDidSet = TrackingObserver.Handler.change(needs) { [self] kind, change in
+      changed(kind, change, requested: false)
+    }
+    let deinitHandler = TrackingObserver.Handler.plain { [self] in objectDeallocated() }
     switch (options.contains(.willSet), options.contains(.didSet)) {
     case (true, false):
       return .make(
@@ -442,7 +449,6 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       }
       return (state.observer, state.storages)
     }
-    reference.clear()
     guard let observer, observer.cancel() else { return }
     for handle in storages { handle.sweep() }
   }

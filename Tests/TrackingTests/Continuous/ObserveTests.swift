@@ -70,6 +70,33 @@ extension ContinuousTrackingSuites {
       #expect(weakWitness == nil)
     }
 
+    /// The observation's observers hold it strongly (no lock on the way in): an
+    /// observer replaced because the reads changed must leave every object it was on,
+    /// or it would keep the cancelled observation and its closure alive.
+    @Test func aReplacedObserverLeavesTheObjectsNoLongerRead() {
+      let first = Meter()
+      let second = Meter()
+      let useSecond = Meter()
+      weak var weakWitness: Witness?
+      var token: TrackingToken?
+      do {
+        let witness = Witness()
+        weakWitness = witness
+        token = observe {
+          _ = witness
+          _ = useSecond.level == 0 ? first.level : second.level
+        }
+      }
+      #expect(ObservedMaskTests.entryCount(of: first) == 1)
+      useSecond.level = 1  // the run reads `second` now: the first observer is replaced
+      #expect(ObservedMaskTests.entryCount(of: first) == 0)
+      #expect(ObservedMaskTests.entryCount(of: second) == 1)
+      token?.cancel()
+      token = nil
+      #expect(weakWitness == nil)
+      #expect(ObservedMaskTests.entryCount(of: second) == 0)
+    }
+
     @Test func changesMadeByTheBodyDoNotReRunIt() {
       let meter = Meter()
       let runs = Received<Int>()
