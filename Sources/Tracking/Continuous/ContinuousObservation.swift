@@ -175,6 +175,8 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   private let state: Locked<State>
   /// How much of a change this observation's observers need described.
   private let changeNeeds: TrackingObserver.Handler.Needs
+  /// Immediate delivery of a nonisolated body: every change runs it where it happens.
+  private let runsAnywhere: Bool
 
   /// Starts an observation and returns the token that keeps it alive.
   package static func start(
@@ -195,6 +197,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     state = Locked(State(bodyTakesChange: takesChange))
     // A plain body's change is only kept (`lastEvent`): it needs no object.
     changeNeeds = takesChange ? .source : .site
+    runsAnywhere = delivery == .immediate && isolation == nil
   }
 
   private func start(firstRun: FirstRun) {
@@ -210,6 +213,13 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     }
   }
 
+  /// Whether a change starts a run on the thread that made it (immediate delivery, and
+  /// that thread is on the body's isolation). Decided once for a nonisolated body.
+  private var runsWhereChanged: Bool {
+    if runsAnywhere { return true }
+    return delivery == .immediate && isOnItsIsolation
+  }
+
   private var isOnItsIsolation: Bool {
     guard let actor = isolation else { return true }
     return Isolation.isCurrent(actor)
@@ -222,7 +232,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// run, but the run receives the latest change of a requested kind.
   private func changed(_ kind: TrackingEvent.Kind, _ change: ChangeDescription, requested: Bool = true) {
     let thread = tracking_current_thread()
-    let runsHere = delivery == .immediate && isOnItsIsolation
+    let runsHere = runsWhereChanged
     let start = state.withLock { state -> RunStart in
       guard !state.cancelled else { return .none }
       // Its own write, made by the run under way on this thread: ignored.
@@ -336,7 +346,7 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// object's change epoch (which costs a full fence).
   private func watch(_ reads: AccessList) -> Change? {
     let thread = tracking_current_thread()
-    let runsHere = delivery == .immediate && isOnItsIsolation
+    let runsHere = runsWhereChanged
     // The installed observer is named by identity (not retained: only compared).
     let (current, endedKept) = state.withLock { state -> (ObjectIdentifier?, RunEnd?) in
       let current = state.observer.map { ObjectIdentifier($0) }
