@@ -23,6 +23,8 @@ import CTrackingSupport
 /// thread and is never shared: its storage lives on the stack of the call that opened
 /// it.
 struct NotificationBatch {
+  // Every field that can hold a reference is checked by `holdsReferences`: a drained
+  // batch that holds none is not destroyed (see `run`).
   private var propagation = NotificationQueue()
   private var settling: [() -> Void] = []
   private var settled = 0
@@ -44,15 +46,28 @@ struct NotificationBatch {
   /// that is drained when `body` returns (also when it throws).
   static func run<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
     if isOpen { return try body() }
-    var batch = NotificationBatch()
-    return try withUnsafeMutablePointer(to: &batch) { (pointer) throws(Failure) -> T in
+    return try withUnsafeTemporaryAllocation(of: NotificationBatch.self, capacity: 1) {
+      (buffer) throws(Failure) -> T in
+      let pointer = buffer.baseAddress!
+      pointer.initialize(to: NotificationBatch())
       tracking_set_current_batch(pointer)
       defer {
         drain(pointer)
         tracking_set_current_batch(nil)
+        // Most batches end as they began, holding no reference (every list empty, on
+        // the shared empty storage, which is never freed): nothing to release then,
+        // which saves the nine releases of a full destroy on every delivered change.
+        if pointer.pointee.holdsReferences { pointer.deinitialize(count: 1) }
       }
       return try body()
     }
+  }
+
+  /// Whether anything in this drained batch must be released: a source, or a list
+  /// that kept an allocated buffer.
+  private var holdsReferences: Bool {
+    firstSource != nil || otherSources.capacity != 0 || settling.capacity != 0
+      || propagation.holdsReferences || effects.holdsReferences
   }
 
   /// Delivers the did-set of one change to `observers`: queued in the open batch, or in
@@ -176,6 +191,9 @@ struct NotificationQueue {
     rest.removeSubrange(taken...)
     rest.append(contentsOf: waiting)
   }
+
+  /// Whether the queue holds an entry or an allocated buffer.
+  var holdsReferences: Bool { first != nil || rest.capacity != 0 }
 
   /// Removes and returns the oldest notification.
   mutating func next() -> (TrackingObserver, EventSource?)? {
