@@ -34,43 +34,17 @@ package struct ChangeSite: @unchecked Sendable {
 /// (values, no allocation); only a callback that takes a ``TrackingEvent`` costs an
 /// ``EventSource`` (an allocation), which can also read the new value.
 ///
-/// Neither is known for a change whose object and property are unknown (one detected
-/// when an observer was installed, or reported by Apple's registrar).
-///
-/// `@unchecked Sendable`: as ``ChangeSite``; the source is `Sendable`.
+/// An enum, so that "nothing" is free to make and to drop (it holds no reference) —
+/// the common case of a write whose observers ignore what changed.
 @usableFromInline
-package struct ChangeDescription: @unchecked Sendable {
-  // The site's fields, flat and with a non-optional key path: an optional site, or an
-  // optional key path, made the optimizer copy descriptions through `Optional`'s value
-  // witnesses (it merges the copies of optional references of one shape into a
-  // generic function), about seventy instructions per copy on every delivery.
-  private let objectID: ObjectIdentifier?
-  private let objectType: Any.Type
-  private let propertyID: Int
-  /// `unknownKeyPath` when the site is unknown.
-  private let keyPath: AnyKeyPath
-  /// The change with its object, made only for callbacks that take events.
-  let source: EventSource?
-
-  /// Stands for "no key path"; never the key path of a tracked property. (Key paths
-  /// are immutable objects.)
-  private nonisolated(unsafe) static let unknownKeyPath: AnyKeyPath = \ChangeDescription.propertyID
-
-  init(site: ChangeSite?, source: EventSource?) {
-    objectID = site?.objectID
-    objectType = site?.objectType ?? Never.self
-    propertyID = site?.propertyID ?? 0
-    keyPath = site?.keyPath ?? Self.unknownKeyPath
-    self.source = source
-  }
-
-  /// The description of a change queued in a batch (see ``boxed``).
-  init(boxed: EventSource?) {
-    self.init(site: boxed?.site, source: boxed)
-  }
-
-  /// Nothing known, or nothing needed.
-  static let none = ChangeDescription(site: nil, source: nil)
+package enum ChangeDescription: Sendable {
+  /// Nothing known (a change detected when an observer was installed, or reported by
+  /// Apple's registrar), or nothing needed.
+  case none
+  /// Which property of which object.
+  case site(ChangeSite)
+  /// The change with its object (its site included).
+  case source(EventSource)
 
   /// Describes a change of `subject` as far as `needs` asks; `site` is called at most
   /// once.
@@ -79,25 +53,40 @@ package struct ChangeDescription: @unchecked Sendable {
     _ needs: TrackingObserver.Handler.Needs, subject: AnyObject, isDidSet: Bool, site: () -> ChangeSite
   ) -> ChangeDescription {
     switch needs {
-    case .nothing: return .none
-    case .site: return ChangeDescription(site: site(), source: nil)
-    case .source:
-      let site = site()
-      return ChangeDescription(site: site, source: EventSource(site: site, subject: subject, isDidSet: isDidSet))
+    case .nothing: .none
+    case .site: .site(site())
+    case .source: .source(EventSource(site: site(), subject: subject, isDidSet: isDidSet))
     }
+  }
+
+  /// The description of a change queued in a batch (see ``boxed``).
+  init(boxed: EventSource?) {
+    self = boxed.map { .source($0) } ?? .none
   }
 
   /// Which property of which object changed, when known.
   var site: ChangeSite? {
-    guard let objectID else { return nil }
-    return ChangeSite(objectID: objectID, objectType: objectType, propertyID: propertyID, keyPath: keyPath)
+    switch self {
+    case .none: nil
+    case .site(let site): site
+    case .source(let source): source.site
+    }
+  }
+
+  /// The change with its object, when made.
+  var source: EventSource? {
+    if case .source(let source) = self { return source }
+    return nil
   }
 
   /// The source for an event about this change: the live one, or one that only says
   /// what changed (`nil` when nothing is known).
   var eventSource: EventSource? {
-    if let source { return source }
-    return site.map { EventSource(describing: $0) }
+    switch self {
+    case .none: nil
+    case .site(let site): EventSource(describing: site)
+    case .source(let source): source
+    }
   }
 
   /// The description as one object, for a change queued in a batch: the live source,

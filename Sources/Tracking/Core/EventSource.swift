@@ -18,6 +18,7 @@ import CTrackingSupport
 /// transaction), during which the object may be deallocated: then reads return `nil`.
 /// Only that case makes a weak reference, which gives the object a side table (every
 /// later retain and release of it then takes the runtime's slow path).
+@usableFromInline
 package final class EventSource: @unchecked Sendable {
   /// Which property of which object changed.
   let site: ChangeSite?
