@@ -17,7 +17,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
   /// ```
   ///
   /// The sequence ends when the base sequence ends (after delivering a held value) or
-  /// when the consuming task is cancelled.
+  /// when the consuming task is cancelled. If `clock`'s `sleep` fails for any reason
+  /// other than cancellation, the held value is delivered at once rather than dropped.
   ///
   /// Available where `AsyncSequence.Failure` is (macOS 15, iOS 18 and the matching
   /// releases), which the constraint `Failure == Never` needs.
@@ -66,8 +67,14 @@ actor ThrottleGate<Element: Sendable, C: Clock> {
     guard timer == nil, let lastEmission else { return }
     let deadline = lastEmission.advanced(by: interval)
     timer = Task { [clock] in
-      // A cancelled sleep means the stream went away: nothing to deliver.
-      guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
+      do {
+        try await clock.sleep(until: deadline, tolerance: nil)
+      } catch {
+        // Cancelled: the stream went away (`cancel()`), nothing to deliver. Any other
+        // failure of the clock delivers the held value now: early, but not lost, and the
+        // gate keeps working (a timer left set would hold every later value forever).
+        if Task.isCancelled { return }
+      }
       self.timerFired()
     }
   }

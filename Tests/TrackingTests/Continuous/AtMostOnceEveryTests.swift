@@ -59,5 +59,33 @@ extension ContinuousTrackingSuites {
       #expect(await values.next() == nil)
       await advancing.value
     }
+
+    /// A clock whose sleep fails (not by cancellation) delivers the held value at once.
+    /// Before, the value was dropped and the gate kept a dead timer, so every later value
+    /// was held forever and the stream never finished (the time limit catches that).
+    @Test(.timeLimit(.minutes(1))) func aFailingClockDeliversTheHeldValueInsteadOfLosingIt() async {
+      let (base, input) = AsyncStream<Int>.makeStream()
+      var values = base.atMostOnce(every: .seconds(3600), clock: FailingClock()).makeAsyncIterator()
+      input.yield(1)
+      #expect(await values.next() == 1)
+      input.yield(2)  // inside the hour: held, and the clock fails to wait
+      #expect(await values.next() == 2)
+      input.yield(3)
+      #expect(await values.next() == 3)
+      input.finish()
+      #expect(await values.next() == nil)
+    }
+  }
+}
+
+/// Tells the time as `ContinuousClock` does, but every sleep fails at once with an error
+/// other than cancellation (as `TestClock.run()` ends pending sleeps after its timeout).
+private struct FailingClock: Clock {
+  struct SleepFailed: Error {}
+  private let base = ContinuousClock()
+  var now: ContinuousClock.Instant { base.now }
+  var minimumResolution: Duration { base.minimumResolution }
+  func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    throw SleepFailed()
   }
 }
