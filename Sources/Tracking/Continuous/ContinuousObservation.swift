@@ -142,14 +142,21 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
   /// Called by this observation's observer for each change it hears. `requested` is
   /// false for a did-set the options did not ask for (see `makeObserver`): it asks for a
   /// run, but the run receives the latest change of a requested kind.
-  private func changed(_ kind: TrackingEvent.Kind, _ change: ChangeDescription, requested: Bool = true) {
+  ///
+  /// `startsHere` is false for a change that has not happened yet (an Apple object's:
+  /// see `appleObjectWillChange`): the run it asks for is scheduled, never started on
+  /// this thread, nor by a run under way as it ends.
+  private func changed(
+    _ kind: TrackingEvent.Kind, _ change: ChangeDescription, requested: Bool = true, startsHere: Bool = true
+  ) {
     let thread = tracking_current_thread()
-    let runsHere = runsWhereChanged
+    let runsHere = startsHere && runsWhereChanged
     let start = state.withLock { state -> RunStart in
       guard !state.cancelled else { return .none }
       // Its own write, made by the run under way on this thread: ignored.
       if state.runningThread == thread { return .none }
       if requested || state.pending == nil { state.pending = KeptChange(kind: kind, description: change) }
+      if !startsHere { state.nextRunIsScheduled = true }
       let wasWaiting = state.needsRun
       state.needsRun = true
       guard !wasWaiting && state.runningThread == nil && !state.scheduled else { return .none }
@@ -234,6 +241,20 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
     // observation's, not that scope's. A plain body is handed over as it is (a closure
     // around it would retain this observation and the body for the call).
     var reads = AccessList()
+    if _slowPath(TrackingInterop.observesAppleObservables) {
+      // Apple's objects read by the run ask for a run too (`appleObjectWillChange`).
+      _ = TrackingInterop.withAppleTracking(
+        { collect(into: &reads, change) },
+        onChange: { [weak self] in self?.appleObjectWillChange() })
+    } else {
+      collect(into: &reads, change)
+    }
+    return watch(reads)
+  }
+
+  /// Runs the body, its reads collected into `reads`.
+  @inline(__always)
+  private func collect(into reads: inout AccessList, _ change: Change) {
     switch body {
     case .plain(let body):
       AccessList.collectIsolated(into: &reads, body)
@@ -243,7 +264,19 @@ package final class ContinuousObservation: TrackingCancellable, @unchecked Senda
       let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
       AccessList.collectIsolated(into: &reads) { body(event) }
     }
-    return watch(reads)
+  }
+
+  /// An Apple `@Observable` property read by the latest run is about to change (with
+  /// ``TrackingInterop/observesAppleObservables`` on), on the mutating thread. Apple's
+  /// public API reports nothing after the change, so the options are served as for our
+  /// objects (see `makeObserver`) except that the did-set run is *scheduled* on the
+  /// body's isolation, never started here, where the property still holds its old value.
+  /// A write made on the body's actor has landed by the time that run starts.
+  private func appleObjectWillChange() {
+    let willSet = options.contains(.willSet)
+    let didSet = options.contains(.didSet)
+    if willSet { changed(.willSet, .none) }
+    if willSet || didSet { changed(.didSet, .none, requested: didSet, startsHere: false) }
   }
 
   /// Ends a run: keeps the installed observer when the run read the same things as the

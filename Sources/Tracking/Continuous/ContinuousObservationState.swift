@@ -14,6 +14,9 @@ extension ContinuousObservation {
     /// The latest change of a kind the options asked for, for the next run.
     var pending: KeptChange?
     var scheduled = false
+    /// The pending change must not start a run on the thread that ends the run under
+    /// way: it has not happened yet (an Apple object's will-set), so its run is scheduled.
+    var nextRunIsScheduled = false
     var observer: TrackingObserver?
     /// What the installed observer's run read, by address; `nil` when there is
     /// nothing to compare a run with (no observer yet, or forgotten because an
@@ -31,6 +34,7 @@ extension ContinuousObservation {
     mutating func beginRun(on thread: UInt) -> Change {
       let change = pending.take() ?? KeptChange(kind: .didSet, description: .none)
       needsRun = false
+      nextRunIsScheduled = false
       runningThread = thread
       let forRun = Change(kind: change.kind, source: bodyTakesChange ? change.description.eventSource : nil)
       lastChange = consume change
@@ -48,7 +52,7 @@ extension ContinuousObservation {
       }
       if cancelled { return .cancelled }
       guard needsRun else { return .idle }
-      return runsHere ? .next(beginRun(on: thread)) : .scheduled
+      return runsHere && !nextRunIsScheduled ? .next(beginRun(on: thread)) : .scheduled
     }
   }
 

@@ -293,23 +293,26 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   }
 
   /// Used by the bridge from Apple's `withObservationTracking`, which reports a change
-  /// only once, before it happens, and without saying what changed.
+  /// only once, before it happens, and without saying what changed. An observer that
+  /// takes did-sets gets one right after the will-set (the object still holds its old
+  /// value then; see ``TrackingInterop/observesAppleObservables``), so a one-shot
+  /// tracking with both options ends as it would for our objects. (``Derived`` and
+  /// continuous observations bridge Apple's changes themselves: they must not act on
+  /// the value before Apple's write lands.)
   func notifyExternalChange() {
-    switch kind {
-    case .willSetOnce, .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
-      notifyWillSet(.none)
-    case .didSetOnce:
-      guard becomeDue() else { return }
-      notifyDidSet(.none)
-    case .didSetRepeating:
-      notifyDidSet(.none)
-    }
+    notifyUnknownChange()
   }
 
   /// Reports a change that another thread made while this observer's scope was
   /// reading (detected when it was installed): as a `willSet`, then a `didSet`,
   /// whichever of the two this observer takes. The property is unknown.
   func notifyChangeDuringScope() {
+    notifyUnknownChange()
+  }
+
+  /// A `willSet`, then a `didSet` (delivered through this thread's batch), whichever of
+  /// the two this observer takes, for a change whose property is unknown.
+  private func notifyUnknownChange() {
     notifyWillSet(.none)
     switch kind {
     case .willSetOnce, .willSetRepeating: return

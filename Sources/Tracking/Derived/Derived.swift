@@ -199,10 +199,14 @@ public final class Derived<Value>: Trackable {
   /// this object, not on its inputs.
   private func recompute() -> Value {
     let current = bookkeeping.withLock { $0.startRecomputation() }
-    if _slowPath(TrackingInterop.observesAppleObservables) { return recomputeIncludingApple() }
     var reads = AccessList()
     reads.owner = scopeOwner
-    let value = AccessList.collectIsolated(into: &reads, compute)
+    let value: Value
+    if _slowPath(TrackingInterop.observesAppleObservables) {
+      value = computeObservingApple(into: &reads)
+    } else {
+      value = AccessList.collectIsolated(into: &reads, compute)
+    }
     if let current {
       // The did-sets of the closure's own writes, queued in this thread's batch while
       // the revived round listened: its own writes change nothing for it.
@@ -223,14 +227,27 @@ public final class Derived<Value>: Trackable {
     return value
   }
 
-  /// ``recompute()`` when the closure may read Apple's `@Observable` objects too: their
-  /// changes come through Apple's one-shot tracking, so a new round is installed for
-  /// every recomputation.
-  private func recomputeIncludingApple() -> Value {
-    let round = DerivedRound()
-    let (value, observer) = withoutTracking { track(compute) { makeObserver(for: round) } }
-    adopt(round, observer: observer, signature: .empty)
-    return value
+  /// Runs the closure as ``recompute()`` does, inside Apple's tracking too, when Apple's
+  /// `@Observable` objects are observed (``TrackingInterop/observesAppleObservables``). A
+  /// value that reads none of them is cached and observed exactly as with the switch
+  /// off. An Apple change reaches the current round as a will-set only (Apple's API
+  /// reports nothing after it), so the value stays in flight — computed afresh at every
+  /// read, never cached — until an input of ours reports a did-set: a value cached
+  /// before Apple's write lands would keep the old value. Readers of this value that run
+  /// in scopes of their own see the Apple change directly: Apple adds the reads of a
+  /// nested tracking to the enclosing one.
+  private func computeObservingApple(into reads: inout AccessList) -> Value {
+    let weakSelf = WeakDerived(self)
+    return TrackingInterop.withAppleTracking(
+      { AccessList.collectIsolated(into: &reads, compute) },
+      onChange: { weakSelf.object?.appleInputWillChange() }
+    ).value
+  }
+
+  /// An Apple object read by the latest recomputation is about to change.
+  private func appleInputWillChange() {
+    guard let round = bookkeeping.withLock({ $0.round }) else { return }
+    inputWillChange(round)
   }
 
   /// The observer of one round: it stays installed from one recomputation to the next

@@ -14,8 +14,9 @@ import CTrackingSupport
 ///   `withObservationTracking`, `Observations` and SwiftUI see them. Every read then
 ///   pays Apple's price as well as ours. On by default where SwiftUI exists.
 /// - ``observesAppleObservables``: ``withTracking(_:onChange:)`` and everything built
-///   on it also notice changes of Apple `@Observable` objects read inside them, by
-///   running the scope inside Apple's `withObservationTracking`. Every scope then pays
+///   on it, continuous observations and ``Derived`` values also notice changes of Apple
+///   `@Observable` objects read inside them, by running the scope inside Apple's
+///   `withObservationTracking`. Every scope then pays
 ///   Apple's full tracking cycle. Off by default.
 ///
 /// Where `Observation` cannot be imported (or the OS is older than Apple's module),
@@ -44,12 +45,16 @@ public enum TrackingInterop {
 
   /// Whether tracking scopes also observe Apple `@Observable` objects.
   ///
+  /// Continuous observations and ``Derived`` values notice them too.
+  ///
   /// Apple's one-shot tracking cannot be cancelled: after one of our scopes fires
   /// through one of our objects, the Apple tracking it installed stays pending until
   /// the Apple property it read changes (and then does nothing).
   /// Apple's public API reports only will-set changes, so a did-set callback fired by
   /// an Apple object runs before that object's value changes, and its
-  /// ``TrackingEvent`` names no object or property.
+  /// ``TrackingEvent`` names no object or property. A continuous observation schedules
+  /// its run on its closure's actor instead, and a derived value that read an Apple
+  /// object is not cached after its change until one of its own inputs changes.
   public static var observesAppleObservables: Bool {
     get { tracking_interop_flags() & appleScopesBit != 0 }
     set { setFlag(appleScopesBit, newValue) }
@@ -143,37 +148,56 @@ public enum TrackingInterop {
     _ apply: () throws(Failure) -> T,
     observer makeObserver: () -> TrackingObserver
   ) throws(Failure) -> (value: T, observer: TrackingObserver?) {
+    guard isAvailable else {
+      let (value, list) = try AccessList.collect(apply)
+      guard !list.isEmpty else { return (value, nil) }
+      let observer = makeObserver()
+      list.installReporting(observer)
+      return (value, observer)
+    }
+    // Unchecked: an observer is safe to share across threads (see TrackingObserver);
+    // Apple's `onChange` is `@Sendable` and only calls its thread-safe notify.
+    let observer = UncheckedSendable(makeObserver())
+    let ((result, list), readApple) = withAppleTracking(
+      {
+        AccessList.collect { () -> Result<T, Failure> in
+          do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
+        }
+      }, onChange: { observer.value.notifyExternalChange() })
+    let value = try result.get()
+    if !list.isEmpty {
+      list.installReporting(observer.value)
+    } else if !readApple {
+      observer.value.cancel()
+      return (value, nil)
+    }
+    return (value, observer.value)
+  }
+
+  /// Runs `apply` inside Apple's `withObservationTracking`: `onChange` is called once,
+  /// on the mutating thread, in the will-set of the first Apple `@Observable` property
+  /// that `apply` read (Apple's public API reports nothing after a change). Returns
+  /// `apply`'s value and whether it read any Apple property (if not, `onChange` is never
+  /// called). Where Apple's module is unavailable, only runs `apply`.
+  ///
+  /// Apple's tracking cannot be cancelled: until that property changes, `onChange` stays
+  /// registered with the Apple object, so it should hold what it reaches weakly.
+  static func withAppleTracking<T>(
+    _ apply: () -> T, onChange: @escaping @Sendable () -> Void
+  ) -> (value: T, readApple: Bool) {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        // Unchecked: an observer is safe to share across threads (see TrackingObserver);
-        // Apple's `onChange` is `@Sendable` and only calls its thread-safe notify.
-        let observer = UncheckedSendable(makeObserver())
-        var appleRead = false
-        func appleCallback() -> @Sendable () -> Void {
-          appleRead = true
-          return { observer.value.notifyExternalChange() }
+        var readApple = false
+        // Apple evaluates its `onChange` argument only when `apply` read something.
+        func callback() -> @Sendable () -> Void {
+          readApple = true
+          return onChange
         }
-        let (result, list) = Observation.withObservationTracking(
-          {
-            AccessList.collect { () -> Result<T, Failure> in
-              do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
-            }
-          }, onChange: appleCallback())
-        let value = try result.get()
-        if !list.isEmpty {
-          list.installReporting(observer.value)
-        } else if !appleRead {
-          observer.value.cancel()
-          return (value, nil)
-        }
-        return (value, observer.value)
+        let value = Observation.withObservationTracking(apply, onChange: callback())
+        return (value, readApple)
       }
     #endif
-    let (value, list) = try AccessList.collect(apply)
-    guard !list.isEmpty else { return (value, nil) }
-    let observer = makeObserver()
-    list.installReporting(observer)
-    return (value, observer)
+    return (apply(), false)
   }
 }
 

@@ -1,0 +1,94 @@
+import Observation
+import Testing
+@_spi(Testing) import Tracking
+
+/// Apple `@Observable` objects read by trackings that take did-sets and by continuous
+/// observations, with ``TrackingInterop/observesAppleObservables`` on. In the
+/// serialized interop suite: the switch is process-wide.
+extension InteropTests {
+  /// The bug: Apple's tracking reports only a will-set, so a tracking with both options
+  /// heard the will-set and then stayed pending for good, its did-set lost.
+  @Test func aTrackingWithBothOptionsHearsTheDidSetOfAnAppleChange() {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+
+    let apple = AppleModel(log: EventLog())
+    let log = EventLog()
+    let tracking = withCancellableTracking(options: [.willSet, .didSet]) { _ = apple.a } onChange: { event in
+      log("\(event.kind)")
+    }.tracking
+    apple.a = 1
+    #expect(log.events == ["willSet", "didSet"])
+    #expect(!tracking.isPending)
+    apple.a = 2
+    #expect(log.events == ["willSet", "didSet"])
+  }
+
+  /// The bug: continuous observations ignored Apple objects even with the switch on, so
+  /// `observe` over an Apple model never ran again. Now an Apple change schedules a run
+  /// on the body's actor, which sees the new value (the write, made on that actor, has
+  /// landed by then). The time limit catches a run that never comes.
+  @Test(.timeLimit(.minutes(1))) @MainActor
+  func continuousObservationRunsAgainAfterAnAppleChange() async {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+
+    let apple = AppleModel(log: EventLog())
+    let (values, seen) = AsyncStream<Int>.makeStream()
+    var runs = values.makeAsyncIterator()
+    let token = observe { seen.yield(apple.a) }
+    #expect(await runs.next() == 0)
+    apple.a = 1
+    #expect(await runs.next() == 1)
+    apple.a = 2
+    apple.a = 3  // coalesced with the change before: one run, after both
+    #expect(await runs.next() == 3)
+    token.cancel()
+    apple.a = 4
+    seen.finish()
+    #expect(await runs.next() == nil)  // no run after cancellation
+  }
+
+  /// A `Derived` over an Apple object, observed continuously: every change reaches the
+  /// observation with the derived value of the new input.
+  @Test(.timeLimit(.minutes(1))) @MainActor
+  func continuousObservationOfADerivedValueOverAnAppleObject() async {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+
+    let apple = AppleModel(log: EventLog())
+    let doubled = Derived { apple.a * 2 }
+    let (values, seen) = AsyncStream<Int>.makeStream()
+    var runs = values.makeAsyncIterator()
+    let token = observe { seen.yield(doubled.value) }
+    #expect(await runs.next() == 0)
+    apple.a = 1
+    #expect(await runs.next() == 2)
+    apple.a = 2
+    #expect(await runs.next() == 4)
+    token.cancel()
+  }
+
+  /// With the switch on, a derived value that reads only our objects keeps its one input
+  /// observer, as with the switch off. (It used to install an observer per
+  /// recomputation, which made the observer-reuse tests fail when they ran while this
+  /// suite had the switch on.)
+  @Test func aDerivedValueOverOurObjectsIsObservedAsWithTheSwitchOff() {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+
+    let inputs = DerivedInputs()
+    let sum = Derived { inputs.a + inputs.b }
+    let runs = Received<Int>()
+    let token = observe { runs.append(sum.value) }
+    for value in 2...11 { inputs.a = value }
+    #expect(runs.values == [11] + (2...11).map { $0 + 10 })
+    #expect(sum.inputObserverInstallCount == 1)
+    #expect(inputs.observerCount == 1)
+    token.cancel()
+  }
+}
