@@ -91,4 +91,34 @@ extension InteropTests {
     #expect(inputs.observerCount == 1)
     token.cancel()
   }
+
+  /// A will-set continuous tracking of an Apple object runs as one of a tracked object
+  /// does: at the will-set (old value), then once more after the change (new value) —
+  /// for the Apple object that second run is scheduled, not run in Apple's will-set.
+  @Test(.timeLimit(.minutes(1))) @MainActor
+  func willSetContinuousTrackingOfAnAppleObjectRunsAsForOurs() async {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+
+    func runs(reading read: @escaping @MainActor @Sendable () -> Int, change: () -> Void) async -> [String] {
+      let (values, seen) = AsyncStream<String>.makeStream()
+      var iterator = values.makeAsyncIterator()
+      let token = withContinuousTracking(options: .willSet, delivery: .immediate, firstRun: .immediate) { event in
+        seen.yield("\(event.kind) \(read())")
+      }
+      var result = [await iterator.next()!]
+      change()
+      result.append(await iterator.next()!)
+      result.append(await iterator.next()!)
+      token.cancel()
+      return result
+    }
+    let ours = Counter()
+    let apple = AppleModel(log: EventLog())
+    let oursRuns = await runs(reading: { ours.count }, change: { ours.count = 1 })
+    let appleRuns = await runs(reading: { apple.a }, change: { apple.a = 1 })
+    #expect(oursRuns == ["initial 0", "willSet 0", "didSet 1"])
+    #expect(appleRuns == oursRuns)
+  }
 }
