@@ -16,8 +16,8 @@ import CTrackingSupport
 /// - ``observesAppleObservables``: ``withTracking(_:onChange:)`` and everything built
 ///   on it, continuous observations and ``Derived`` values also notice changes of Apple
 ///   `@Observable` objects read inside them, by running the scope inside Apple's
-///   `withObservationTracking`. Every scope then pays
-///   Apple's full tracking cycle. Off by default.
+///   `withObservationTracking`. Every scope then pays Apple's full tracking cycle. Off
+///   by default.
 ///
 /// Where `Observation` cannot be imported (or the OS is older than Apple's module),
 /// both switches read `false` and setting them does nothing.
@@ -148,13 +148,6 @@ public enum TrackingInterop {
     _ apply: () throws(Failure) -> T,
     observer makeObserver: () -> TrackingObserver
   ) throws(Failure) -> (value: T, observer: TrackingObserver?) {
-    guard isAvailable else {
-      let (value, list) = try AccessList.collect(apply)
-      guard !list.isEmpty else { return (value, nil) }
-      let observer = makeObserver()
-      list.installReporting(observer)
-      return (value, observer)
-    }
     // Unchecked: an observer is safe to share across threads (see TrackingObserver);
     // Apple's `onChange` is `@Sendable` and only calls its thread-safe notify.
     let observer = UncheckedSendable(makeObserver())
