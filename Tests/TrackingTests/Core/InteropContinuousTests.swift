@@ -8,11 +8,7 @@ import Testing
 extension InteropTests {
   /// The bug: Apple's tracking reports only a will-set, so a tracking with both options
   /// heard the will-set and then stayed pending for good, its did-set lost.
-  @Test func aTrackingWithBothOptionsHearsTheDidSetOfAnAppleChange() {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
-
+  @Test(.observingAppleObjects) func aTrackingWithBothOptionsHearsTheDidSetOfAnAppleChange() {
     let apple = AppleModel(log: EventLog())
     let log = EventLog()
     let tracking = withCancellableTracking(options: [.willSet, .didSet]) { _ = apple.a } onChange: { event in
@@ -29,12 +25,8 @@ extension InteropTests {
   /// `observe` over an Apple model never ran again. Now an Apple change schedules a run
   /// on the body's actor, which sees the new value (the write, made on that actor, has
   /// landed by then). The time limit catches a run that never comes.
-  @Test(.timeLimit(.minutes(1))) @MainActor
+  @Test(.observingAppleObjects, .timeLimit(.minutes(1))) @MainActor
   func continuousObservationRunsAgainAfterAnAppleChange() async {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
-
     let apple = AppleModel(log: EventLog())
     let (values, seen) = AsyncStream<Int>.makeStream()
     var runs = values.makeAsyncIterator()
@@ -53,12 +45,8 @@ extension InteropTests {
 
   /// A `Derived` over an Apple object, observed continuously: every change reaches the
   /// observation with the derived value of the new input.
-  @Test(.timeLimit(.minutes(1))) @MainActor
+  @Test(.observingAppleObjects, .timeLimit(.minutes(1))) @MainActor
   func continuousObservationOfADerivedValueOverAnAppleObject() async {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
-
     let apple = AppleModel(log: EventLog())
     let doubled = Derived { apple.a * 2 }
     let (values, seen) = AsyncStream<Int>.makeStream()
@@ -76,11 +64,7 @@ extension InteropTests {
   /// observer, as with the switch off. (It used to install an observer per
   /// recomputation, which made the observer-reuse tests fail when they ran while this
   /// suite had the switch on.)
-  @Test func aDerivedValueOverOurObjectsIsObservedAsWithTheSwitchOff() {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
-
+  @Test(.observingAppleObjects) func aDerivedValueOverOurObjectsIsObservedAsWithTheSwitchOff() {
     let inputs = DerivedInputs()
     let sum = Derived { inputs.a + inputs.b }
     let runs = Received<Int>()
@@ -95,12 +79,8 @@ extension InteropTests {
   /// A will-set continuous tracking of an Apple object runs as one of a tracked object
   /// does: at the will-set (old value), then once more after the change (new value) —
   /// for the Apple object that second run is scheduled, not run in Apple's will-set.
-  @Test(.timeLimit(.minutes(1))) @MainActor
+  @Test(.observingAppleObjects, .timeLimit(.minutes(1))) @MainActor
   func willSetContinuousTrackingOfAnAppleObjectRunsAsForOurs() async {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
-
     func runs(reading read: @escaping @MainActor @Sendable () -> Int, change: () -> Void) async -> [String] {
       let (values, seen) = AsyncStream<String>.makeStream()
       var iterator = values.makeAsyncIterator()
@@ -121,4 +101,23 @@ extension InteropTests {
     #expect(oursRuns == ["initial 0", "willSet 0", "didSet 1"])
     #expect(appleRuns == oursRuns)
   }
+}
+
+/// Turns ``TrackingInterop/observesAppleObservables`` on for one test, and back to what
+/// it was when the test ends. Only for tests of the serialized interop suite: the
+/// switch is process-wide.
+struct ObservingAppleObjects: TestTrait, TestScoping {
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let wasOn = TrackingInterop.observesAppleObservables
+    TrackingInterop.observesAppleObservables = true
+    defer { TrackingInterop.observesAppleObservables = wasOn }
+    try await function()
+  }
+}
+
+extension Trait where Self == ObservingAppleObjects {
+  /// ``TrackingInterop/observesAppleObservables`` on while the test runs.
+  static var observingAppleObjects: Self { Self() }
 }

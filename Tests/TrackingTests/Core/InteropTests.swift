@@ -32,10 +32,7 @@ struct InteropTests {
 
   /// The bug: with Apple's objects observed, a scope that read nothing returned a
   /// pending tracking (and evaluated its callback).
-  @Test func aScopeThatReadNothingIsNotPendingWhenObservingAppleObjects() {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
+  @Test(.observingAppleObjects) func aScopeThatReadNothingIsNotPendingWhenObservingAppleObjects() {
     let (value, tracking) = withCancellableTracking { 42 } onChange: {}
     #expect(value == 42)
     #expect(!tracking.isPending)
@@ -91,11 +88,7 @@ struct InteropTests {
     #expect(log.events.isEmpty)
   }
 
-  @Test func ourTrackingSeesAppleObjectsWhenEnabled() {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
-
+  @Test(.observingAppleObjects) func ourTrackingSeesAppleObjectsWhenEnabled() {
     let apple = AppleModel(log: EventLog())
     let ours = Counter()
     let log = EventLog()
@@ -113,11 +106,7 @@ struct InteropTests {
     #expect(log.events == ["fired", "second"])
   }
 
-  @Test func appleChangeReachesACancellableDidChangeTracking() {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
-
+  @Test(.observingAppleObjects) func appleChangeReachesACancellableDidChangeTracking() {
     let apple = AppleModel(log: EventLog())
     let log = EventLog()
     let token = withCancellableTracking(options: .didSet) { _ = apple.a } onChange: { change in
