@@ -96,11 +96,15 @@ let package = Package(
 
     // The process heap in use, for the soak tests; used by tests only.
     .target(name: "CTestHeapStats", path: "Tests/CTestHeapStats"),
+    // The field's reactive-graph benchmark suite, ported: its cases and their expected
+    // figures, checked by the tests and timed by Benchmarks (which links this folder).
+    .target(name: "ReactivitySuite", dependencies: ["Tracking"], path: "Tests/ReactivitySuite"),
     .testTarget(
       name: "TrackingTests",
       dependencies: [
         "Tracking",
         "CTestHeapStats",
+        "ReactivitySuite",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "PropertyBased", package: "swift-property-based"),
