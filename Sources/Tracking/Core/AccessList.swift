@@ -45,9 +45,11 @@ package struct AccessList {
   var index: ObjectIndex?
   /// The scope this one is nested in, on this thread (for counting own writes).
   @usableFromInline var enclosing: UnsafeMutablePointer<AccessList>?
-  /// Who opened this scope, when that matters: a ``Derived`` marks the scope of its
-  /// recomputation, to recognize the writes its own closure makes.
-  @usableFromInline var owner: UnsafeRawPointer?
+  /// Whether this scope is the run of a node of the reactive graph (not a one-shot
+  /// tracking): a derived value read by something else announces its changes.
+  @usableFromInline var isNodeRun = false
+  /// The derived values read, with the versions read (see ``ComputationReads``).
+  var computations = ComputationReads()
 
   @usableFromInline init() {}
 
@@ -74,12 +76,39 @@ package struct AccessList {
   }
 
   private mutating func recordInOthers(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
+    _ = recordInOthersReportingNew(storage, id, type: type)
+  }
+
+  /// Returns whether the object is new to this scope.
+  private mutating func recordInOthersReportingNew(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type)
+    -> Bool
+  {
     if let position = position(of: storage) {
       if others[position].properties.insert(id) { storage.markRead(id) }
-    } else {
-      storage.markRead(id)
-      append(Entry(storage: storage, properties: PropertySet(id), epoch: storage.changeEpoch, type: type))
+      return false
     }
+    storage.markRead(id)
+    append(Entry(storage: storage, properties: PropertySet(id), epoch: storage.changeEpoch, type: type))
+    return true
+  }
+
+  /// Records a read of a derived value (property `id` of `computation`'s registrar,
+  /// whose storage is `storage`) at `version`: the object, and — on the scope's first
+  /// read of it — the computation, for a pull.
+  mutating func record(
+    _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type, computation: Computation, version: UInt64
+  ) {
+    let isNew: Bool
+    if firstStorage === storage {
+      if firstProperties.insert(id) { storage.markRead(id) }
+      isNew = false
+    } else if firstStorage == nil {
+      record(storage, id, type: type)
+      isNew = true
+    } else {
+      isNew = recordInOthersReportingNew(storage, id, type: type)
+    }
+    if isNew { computations.append(computation, version: version) }
   }
 
   /// Beyond this many other objects, `index` is kept.
@@ -134,6 +163,7 @@ package struct AccessList {
   @usableFromInline
   mutating func merge(_ other: AccessList) {
     other.forEach { merge($0) }
+    if !other.computations.isEmpty { computations.merge(other.computations) }
   }
 
   /// Calls `body` with each object's storage and properties, without making entries.
@@ -208,15 +238,7 @@ package struct AccessList {
     }
   }
 
-  /// What this scope read, in a form that keeps no object's storage alive.
-  package var signature: ReadSignature {
-    var entries: [ReadSignature.Entry] = []
-    forEach { entries.append(.init(object: ObjectIdentifier($0.storage), serial: $0.storage.serial, properties: $0.properties)) }
-    return ReadSignature(entries: entries)
-  }
-
-  /// What this scope read, with objects identified by address only (no serial
-  /// number, so making and matching it takes no object's lock).
+  /// What this scope read, with objects identified by address, keeping none alive.
   ///
   /// Only for an owner whose observer hears the deallocation of every object it
   /// watches, and forgets the signature then (a deinit handler): an object's deinit
@@ -224,22 +246,14 @@ package struct AccessList {
   /// address never matches.
   package var addressSignature: ReadSignature {
     var entries: [ReadSignature.Entry] = []
-    forEach { entries.append(.init(object: ObjectIdentifier($0.storage), serial: 0, properties: $0.properties)) }
+    forEach { entries.append(.init(object: ObjectIdentifier($0.storage), type: $0.type, properties: $0.properties)) }
     return ReadSignature(entries: entries)
   }
 
   /// The properties this scope read, by object type and property name.
   package var dependencies: [TrackingDependency] {
     var result: [TrackingDependency] = []
-    forEach { entry in
-      if entry.properties.includesAll {
-        result.append(TrackingDependency(objectType: entry.type, propertyName: nil, propertyID: nil))
-      }
-      for id in entry.properties.identifiers {
-        result.append(
-          TrackingDependency(objectType: entry.type, propertyName: entry.type.trackedPropertyName(id), propertyID: id))
-      }
-    }
+    forEach { result += TrackingDependency.all(of: $0.type, $0.properties) }
     return result
   }
 
@@ -284,59 +298,33 @@ package struct AccessList {
     }
   }
 
-  /// Whether a scope opened by `owner` is current on this thread, or encloses the
-  /// current one.
-  static func isInScope(openedBy owner: UnsafeRawPointer) -> Bool {
-    var scope = CurrentScope.accessList
-    while let list = scope {
-      if list.pointee.owner == owner { return true }
-      scope = list.pointee.enclosing
-    }
-    return false
-  }
-
   /// Runs `body` with no current scope, so that its reads are not recorded anywhere.
   static func withoutTracking<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
     try CurrentScope.with(nil, body)
   }
 }
 
-/// What a tracking scope read, kept between runs of a continuous observation to tell
-/// whether the next run read the same things (then its installed observer is kept).
+/// What a node's run read, kept until the next run to tell whether that one read the
+/// same things (then the installed observer is kept; see ``ReactiveNode/adopt(_:end:)``).
 ///
-/// Objects are identified by address and by their storage's serial number, so the
-/// signature keeps nothing alive and a new object at a freed address never passes
-/// for the old one.
-package struct ReadSignature: Equatable, Sendable {
-  struct Entry: Equatable, Sendable {
+/// Objects are identified by address (the owner forgets the signature when one of them
+/// is deallocated), so the signature keeps nothing alive.
+package struct ReadSignature {
+  struct Entry {
     let object: ObjectIdentifier
-    /// The storage's serial number (from 1), or 0 for an address signature.
-    let serial: UInt64
+    /// The object's type, for naming its properties (introspection).
+    let type: any Trackable.Type
     let properties: PropertySet
 
     /// Whether `storage`'s object, read for `properties`, is this entry's.
     @inline(__always)
     func matches(_ storage: RegistrarStorage, _ properties: PropertySet) -> Bool {
       object == ObjectIdentifier(storage) && self.properties == properties
-        && (serial == 0 || Self.hasSerial(serial, storage))
-    }
-
-    /// Out of line: reading a serial takes the storage's lock, and inlined into
-    /// `matches` it made every comparison retain the storage.
-    @inline(never)
-    private static func hasSerial(_ serial: UInt64, _ storage: RegistrarStorage) -> Bool {
-      storage.serial == serial
     }
   }
 
   let entries: [Entry]
 
-  /// No reads.
-  package static let empty = ReadSignature(entries: [])
-
-  /// Whether `reads` read exactly what this signature describes, in the same order of
-  /// first reads (a different order counts as different: the caller then installs
-  /// afresh, which is correct, only slower). Allocates nothing.
   /// ``matches(_:)`` for an optional signature (`nil` matches nothing), borrowed in
   /// place rather than copied.
   static func matches(_ signature: borrowing ReadSignature?, _ reads: borrowing AccessList) -> Bool {
@@ -346,7 +334,10 @@ package struct ReadSignature: Equatable, Sendable {
     }
   }
 
-  package func matches(_ reads: AccessList) -> Bool {
+  /// Whether `reads` read exactly what this signature describes, in the same order of
+  /// first reads (a different order counts as different: the caller then installs
+  /// afresh, which is correct, only slower). Allocates nothing.
+  package func matches(_ reads: borrowing AccessList) -> Bool {
     guard reads.firstStorage != nil else { return entries.isEmpty }
     guard entries.count == reads.others.count + 1,
       entries[0].matches(reads.firstStorage.unsafelyUnwrapped, reads.firstProperties)
@@ -358,6 +349,16 @@ package struct ReadSignature: Equatable, Sendable {
       index += 1
     }
     return true
+  }
+
+  /// The properties read, by object type and property name.
+  var dependencies: [TrackingDependency] {
+    entries.flatMap { TrackingDependency.all(of: $0.type, $0.properties) }
+  }
+
+  /// The objects read, by address, with their types and properties (introspection).
+  var objects: [(object: ObjectIdentifier, type: any Trackable.Type, properties: PropertySet)] {
+    entries.map { ($0.object, $0.type, $0.properties) }
   }
 }
 
@@ -387,5 +388,15 @@ public struct TrackingDependency: Hashable, Sendable, CustomStringConvertible {
     hasher.combine(ObjectIdentifier(objectType))
     hasher.combine(propertyID)
     hasher.combine(propertyName)
+  }
+
+  /// The dependencies on `properties` of an object of `type`: one per property, and one
+  /// for every property when they include all.
+  static func all(of type: any Trackable.Type, _ properties: PropertySet) -> [TrackingDependency] {
+    var result = properties.identifiers.map {
+      TrackingDependency(objectType: type, propertyName: type.trackedPropertyName($0), propertyID: $0)
+    }
+    if properties.includesAll { result.append(TrackingDependency(objectType: type, propertyName: nil, propertyID: nil)) }
+    return result
   }
 }

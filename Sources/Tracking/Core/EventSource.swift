@@ -55,6 +55,16 @@ package final class EventSource: @unchecked Sendable {
     strongSubject = nil
   }
 
+  /// The changed property's value, described, while the change is being delivered
+  /// (introspection).
+  var valueDescription: String? {
+    guard thread == tracking_current_thread(), isLive, let root = strongSubject ?? weakSubject,
+      let keyPath = site?.keyPath
+    else { return nil }
+    let subject: Any = root
+    return CurrentScope.with(nil) { subject[keyPath: keyPath].map { String(describing: $0) } }
+  }
+
   func read<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Value? {
     guard thread == tracking_current_thread(), isLive, let root = (strongSubject ?? weakSubject) as? Root else {
       return nil

@@ -62,6 +62,15 @@ extension RegistrarStorage.Observers {
     }
   }
 
+  /// Calls `body` with each observer and the properties it watches here.
+  func forEachEntry(_ body: (TrackingObserver, PropertySet) -> Void) {
+    switch self {
+    case .none: break
+    case .one(let observer): body(observer, observer.sharedProperties)
+    case .many(let entries): for entry in entries { body(entry.observer, entry.properties) }
+    }
+  }
+
   /// Whether an array is full and at least 8 long: then finished entries are swept
   /// before another is added, rather than the array growing.
   var shouldSweepBeforeAdding: Bool {
@@ -82,7 +91,7 @@ extension RegistrarStorage.Observers {
     case .one(let first):
       var entries: [Entry] = []
       entries.reserveCapacity(4)
-      entries.append(Entry(observer: first, properties: first.sharedProperties, hearsWillSet: first.kind.hearsWillSet))
+      entries.append(Entry(observer: first, properties: first.sharedProperties, hearsWillSet: first.hearsWillSet))
       entries.append(entry())
       self = .many(entries)
     case .many(var entries):
@@ -122,7 +131,7 @@ extension RegistrarStorage.Observers {
       }
       return Masks(
         observed: RegistrarStorage.mask(of: properties),
-        willSet: observer.kind.hearsWillSet ? RegistrarStorage.willSetMask(of: properties) : 0)
+        willSet: observer.hearsWillSet ? RegistrarStorage.willSetMask(of: properties) : 0)
     case .many(var entries):
       self = .none  // so that `entries` is the array's only reference
       let masks = Self.compact(&entries, changing: id, decide)

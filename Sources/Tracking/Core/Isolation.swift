@@ -29,32 +29,18 @@ package enum Isolation {
     }
   }
 
-  /// Calls `body` now when the caller is on its isolation (or it has none), else
-  /// schedules it on its actor.
-  @usableFromInline
-  static func callOrSchedule(_ body: @escaping @isolated(any) @Sendable () -> Void) {
-    if let actor = body.isolation, !isCurrent(actor) {
-      Task { await body() }
+  /// Runs `body`, which must run on `isolation`: now when the caller is on it (or it is
+  /// `nil`), else scheduled there.
+  package static func perform(on isolation: (any Actor)?, _ body: @escaping @Sendable () -> Void) {
+    if let actor = isolation, !isCurrent(actor) {
+      Task { await perform(on: actor, body) }
     } else {
-      callOnItsActor(body, checked: false)
+      body()
     }
   }
 
-  /// Runs a body that must run on a given isolation: now when the caller is on it (or
-  /// it has none), else scheduled there.
-  package static func run(_ body: ContinuousObservation.Body) {
-    let event = TrackingEvent.plain(.didSet, canceller: nil)
-    if let actor = body.isolation, !isCurrent(actor) {
-      Task { await runOn(actor, body, event) }
-    } else {
-      body.callHere(event)
-    }
-  }
-
-  private static func runOn(
-    _ actor: isolated (any Actor), _ body: ContinuousObservation.Body, _ event: TrackingEvent
-  ) {
-    body.callHere(event)
+  private static func perform(on actor: isolated any Actor, _ body: @Sendable () -> Void) {
+    body()
   }
 
   /// Calls `body` with `argument` now when the caller is on its isolation (or it has

@@ -1,34 +1,37 @@
 import CTrackingSupport
 
-/// The did-set notifications of one thread's current change (or transaction), held
-/// so that each observer runs once, after every derived value has heard of the change.
+/// The did-set work of one thread's current change (or transaction), held so that
+/// everything it reaches runs once, when the change is complete.
 ///
 /// `willSet` callbacks run at once, on the mutating thread, as Apple's do. `didSet`
 /// callbacks go through a batch: the outermost `didSet` on a thread (or
 /// ``withTransaction(_:)``) opens one, publishes it in the thread's batch slot, and
-/// drains it before returning, in three phases that repeat until all are empty:
+/// drains it before returning. What waits in it, first in, first out:
 ///
-/// 1. **Propagation**: the observers that keep ``Derived`` values up to date. They
-///    mark values stale and pass the change on to their own readers, which queues more
-///    work here; they run no user code.
-/// 2. **Settling**: work that derived values queued to recompute eagerly (values that
-///    notify only when they actually changed), once nothing they read is still mid-change.
-/// 3. **Effects**: every other did-set callback (`observe`, one-shot `didSet`
-///    trackings, Combine publishers, …). An observer already waiting here is not queued
-///    twice, so a diamond of derived values runs each downstream observer once per
-///    change, however many paths lead to it.
+/// - the did-set callbacks of one-shot trackings (each fires once, so each is queued
+///   once);
+/// - nodes of the reactive graph: reactions that must run (`observe`, sequences, the
+///   render loop, Combine publishers) and computations that announce their changes to
+///   one-shot trackings. A node is marked dirty or pending at once, when the change
+///   reaches it (see ``ReactiveNode``), and queued once, however many of the changes
+///   and paths of the batch reach it: when the batch drains it runs once, having
+///   pulled what it read up to date.
 ///
-/// An effect that writes a tracked property starts a nested change whose did-set
-/// notifications join this batch and run in the same loop. A batch belongs to one
-/// thread and is never shared: its storage lives on the stack of the call that opened
-/// it.
+/// Work that runs while the batch drains may write tracked properties: those writes'
+/// did-sets join this batch and run in the same loop. A batch belongs to one thread and
+/// is never shared: its storage lives on the stack of the call that opened it.
 struct NotificationBatch {
+  /// Something waiting in the batch.
+  private enum Waiting {
+    /// A one-shot tracking's did-set, with the change's source (if it was made).
+    case oneShot(TrackingObserver, EventSource?)
+    /// A node, to ``ReactiveNode/flush()``.
+    case node(ReactiveNode)
+  }
+
   // Every field that can hold a reference is checked by `holdsReferences`: a drained
   // batch that holds none is not destroyed (see `run`).
-  private var propagation = NotificationQueue()
-  private var settling: [() -> Void] = []
-  private var settled = 0
-  private var effects = NotificationQueue()
+  private var queue = SmallQueue<Waiting>()
   /// The sources of this batch's events, whose synchronous delivery ends with it (the
   /// first inline: a batch usually delivers one change, and then allocates nothing).
   private var firstSource: EventSource?
@@ -54,9 +57,8 @@ struct NotificationBatch {
       defer {
         drain(pointer)
         tracking_set_current_batch(nil)
-        // Most batches end as they began, holding no reference (every list empty, on
-        // the shared empty storage, which is never freed): nothing to release then,
-        // which saves the nine releases of a full destroy on every delivered change.
+        // Most batches end as they began, holding no reference (the queue empty, on
+        // the shared empty storage, which is never freed): nothing to release then.
         if pointer.pointee.holdsReferences { pointer.deinitialize(count: 1) }
       }
       return try body()
@@ -66,15 +68,15 @@ struct NotificationBatch {
   /// Whether anything in this drained batch must be released: a source, or a list
   /// that kept an allocated buffer.
   private var holdsReferences: Bool {
-    firstSource != nil || otherSources.capacity != 0 || settling.capacity != 0
-      || propagation.holdsReferences || effects.holdsReferences
+    firstSource != nil || otherSources.capacity != 0 || queue.holdsReferences
   }
 
-  /// Delivers the did-set of one change to `observers`: queued in the open batch, or in
-  /// one opened for them. `change` is described as far as their callbacks need.
+  /// Delivers the did-set of one change to `observers`: nodes are told at once, one-shot
+  /// callbacks wait in the open batch (or in one opened for them). `change` is
+  /// described as far as their callbacks need.
   static func deliverDidSet(_ observers: DueObservers, _ change: ChangeDescription) {
-    if let only = observers.only, !only.isPropagation, !isOpen {
-      // The common case, one effect of a change made outside any batch: it runs first
+    if let only = observers.only, only.kind != .node, !isOpen {
+      // The common case, one callback of a change made outside any batch: it runs first
       // in the batch opened for it, as it would from the (otherwise empty) queue, so
       // it is called directly rather than queued and taken back.
       return run {
@@ -86,39 +88,51 @@ struct NotificationBatch {
       let batch = current!
       if let source = change.source { batch.pointee.keep(source) }
       // Queued changes are kept as one object, shared by every entry of this change.
-      let boxed = change.boxed
-      observers.forEach { batch.pointee.enqueue($0, boxed) }
+      var boxed: EventSource?
+      var isBoxed = false
+      observers.forEach { observer in
+        if observer.kind == .node {
+          observer.notifyDidSet(change)
+        } else {
+          if !isBoxed {
+            boxed = change.boxed
+            isBoxed = true
+          }
+          batch.pointee.queue.append(.oneShot(observer, boxed))
+        }
+      }
     }
   }
 
   /// Delivers the did-set of a change whose object and property are unknown to one
   /// observer (see ``deliverDidSet(_:_:)``).
   static func deliverUnknownDidSet(_ observer: TrackingObserver) {
-    run { current!.pointee.enqueue(observer, nil) }
+    run {
+      if observer.kind == .node {
+        observer.notifyDidSet(.none)
+      } else {
+        current!.pointee.queue.append(.oneShot(observer, nil))
+      }
+    }
   }
 
-  /// Drops the did-set notifications waiting for `observer` in this thread's batch.
-  ///
-  /// A continuous observation calls it when a run ends: notifications queued on this
-  /// thread while the run was under way come from the run's own writes (other threads
-  /// deliver through their own batches), and a run's own writes do not cause another
-  /// run, as with Apple's tracking.
-  static func discard(_ observer: ObjectIdentifier) {
-    current?.pointee.effects.remove(observer)
+  /// Queues `node` in the open batch, unless it waits in one already; the caller has
+  /// a batch open (nodes are told of changes inside one).
+  static func enqueue(_ node: ReactiveNode) {
+    let first = node.state.withLock { state -> Bool in
+      defer { state.queued = true }
+      return !state.queued
+    }
+    if first { enqueue(queued: node) }
   }
 
-  /// Drops the propagation did-sets waiting for `observer` in this thread's batch: a
-  /// ``Derived`` calls it when a recomputation ends, for the did-sets of writes that its
-  /// own closure made (which, like the run's own writes above, change nothing for it).
-  static func discardPropagation(_ observer: TrackingObserver) {
-    current?.pointee.propagation.remove(ObjectIdentifier(observer))
-  }
-
-  /// Queues work that recomputes a derived value, to run once propagation is done.
-  /// Runs it at once when no batch is open.
-  static func settle(_ work: @escaping () -> Void) {
-    guard let batch = current else { return work() }
-    batch.pointee.settling.append(work)
+  /// Queues a node that the caller has marked as queued.
+  static func enqueue(queued node: ReactiveNode) {
+    guard let batch = current else {
+      // Not inside a batch (a change told outside one): drained here.
+      return run { enqueue(queued: node) }
+    }
+    batch.pointee.queue.append(.node(node))
   }
 
   private mutating func keep(_ source: EventSource) {
@@ -129,30 +143,14 @@ struct NotificationBatch {
     }
   }
 
-  private mutating func enqueue(_ observer: TrackingObserver, _ source: EventSource?) {
-    if observer.isPropagation {
-      propagation.append(observer, source, deduplicating: false)
-    } else {
-      effects.append(observer, source, deduplicating: true)
-    }
-  }
-
-  /// Runs everything queued, phase by phase, until nothing is left. The batch is
-  /// reached through `pointer` (its published address): callbacks queue more work
-  /// through it while this loop runs, so no Swift access to the value may span a
-  /// callback.
+  /// Runs everything queued until nothing is left. The batch is reached through
+  /// `pointer` (its published address): work queues more through it while this loop
+  /// runs, so no Swift access to the value may span a callback.
   private static func drain(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
-    while true {
-      if let (observer, source) = pointer.pointee.propagation.next() {
-        observer.notifyDidSet(ChangeDescription(boxed: source))
-      } else if pointer.pointee.settled < pointer.pointee.settling.count {
-        let work = pointer.pointee.settling[pointer.pointee.settled]
-        pointer.pointee.settled += 1
-        work()
-      } else if let (observer, source) = pointer.pointee.effects.next() {
-        observer.notifyDidSet(ChangeDescription(boxed: source))
-      } else {
-        break
+    while let waiting = pointer.pointee.queue.next() {
+      switch waiting {
+      case .oneShot(let observer, let source): observer.notifyDidSet(ChangeDescription(boxed: source))
+      case .node(let node): node.flush()
       }
     }
     pointer.pointee.firstSource?.endDelivery()
@@ -160,43 +158,26 @@ struct NotificationBatch {
   }
 }
 
-/// A first-in, first-out queue of did-set notifications that holds its first entry
-/// inline, so that a change with one observer allocates nothing.
-struct NotificationQueue {
-  private var first: (TrackingObserver, EventSource?)?
-  private var rest: [(TrackingObserver, EventSource?)] = []
+/// A first-in, first-out queue that holds its first entry inline, so that a change
+/// with one thing to run allocates nothing.
+struct SmallQueue<Element> {
+  private var first: Element?
+  private var rest: [Element] = []
   private var taken = 0
 
-  /// Appends a notification; with `deduplicating`, not if the observer already waits.
-  mutating func append(_ observer: TrackingObserver, _ source: EventSource?, deduplicating: Bool) {
-    if deduplicating, isWaiting(observer) { return }
+  mutating func append(_ element: Element) {
     if first == nil && rest.isEmpty {
-      first = (observer, source)
+      first = element
     } else {
-      rest.append((observer, source))
+      rest.append(element)
     }
-  }
-
-  private func isWaiting(_ observer: TrackingObserver) -> Bool {
-    if let first, first.0 === observer { return true }
-    return rest[taken...].contains { $0.0 === observer }
-  }
-
-  /// Removes the waiting notifications of `observer` (by identity: the caller need
-  /// not hold it).
-  mutating func remove(_ observer: ObjectIdentifier) {
-    if let head = first, ObjectIdentifier(head.0) == observer { first = nil }
-    guard taken < rest.count, rest[taken...].contains(where: { ObjectIdentifier($0.0) == observer }) else { return }
-    let waiting = rest[taken...].filter { ObjectIdentifier($0.0) != observer }
-    rest.removeSubrange(taken...)
-    rest.append(contentsOf: waiting)
   }
 
   /// Whether the queue holds an entry or an allocated buffer.
   var holdsReferences: Bool { first != nil || rest.capacity != 0 }
 
-  /// Removes and returns the oldest notification.
-  mutating func next() -> (TrackingObserver, EventSource?)? {
+  /// Removes and returns the oldest entry.
+  mutating func next() -> Element? {
     if let head = first {
       first = nil
       return head

@@ -60,9 +60,6 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     var dynamicIDs: [AnyKeyPath: Int] = [:]
     /// The object that relays to Apple's registrar, made on first use (interop only).
     var appleRelay: AnyObject?
-    /// Tells this storage apart from a later one at the same address (see
-    /// ``ReadSignature``); given when first asked for, by derived values.
-    lazy var serial: UInt64 = tracking_next_storage_serial()
     /// How continuous observations refer to this storage (see ``StorageHandle``).
     var handle: StorageHandle?
   }
@@ -109,9 +106,6 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   var sync: UnsafeMutablePointer<tracking_registrar_sync> {
     withUnsafeMutablePointerToElements { $0 }
   }
-
-  /// The serial number of this storage, given on first use (under the lock).
-  var serial: UInt64 { withLock { $0.extrasCreatingIfNeeded().serial } }
 
   /// The bit standing for property `id` in the masks.
   @inlinable
@@ -235,7 +229,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   // MARK: Installing
 
   func install(_ observer: TrackingObserver, properties: PropertySet) {
-    let hearsWillSet = observer.kind.hearsWillSet
+    let hearsWillSet = observer.hearsWillSet
     let bits = Self.mask(of: properties)
     let willSetBits = hearsWillSet ? Self.willSetMask(of: properties) : 0
     withLock { state in
@@ -287,6 +281,12 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   /// it is released, on the mutating thread, before the value changes.
   @usableFromInline
   func willSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
+    willSet(id, subject: subject, toNodes: true, site: site)
+  }
+
+  /// ``willSet(_:subject:site:)``; without `toNodes`, the observers of nodes are left
+  /// out (a computation announcing its own change: its readers know it by its version).
+  func willSet(_ id: Int, subject: AnyObject, toNodes: Bool, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observesWillSet(id) else { return }
     var due = DueObservers()
@@ -298,10 +298,13 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
           case .willSetOnce:
             due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
             return .remove
-          case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
+          case .willSetThenDidSet:
             due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
             return .keep
-          case .didSetOnce, .didSetRepeating:
+          case .node:
+            if toNodes && observer.hearsWillSet { due.append(observer, scanned: scanned, needs: observer.willSetNeeds) }
+            return .keep
+          case .didSetOnce, .deinitOnly:
             return .keep
           }
         })
@@ -317,10 +320,15 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   }
 
   /// The `didSet` of a write of a read property: bumps the epoch and delivers the
-  /// did-set callbacks of the observers that watch `id` through the thread's
-  /// ``NotificationBatch``.
+  /// did-set to the observers that watch `id`: nodes are told at once, in the change's
+  /// ``NotificationBatch``; one-shot callbacks wait in it.
   @usableFromInline
   func didSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
+    didSet(id, subject: subject, toNodes: true, site: site)
+  }
+
+  /// ``didSet(_:subject:site:)``; without `toNodes`, as for ``willSet(_:subject:toNodes:site:)``.
+  func didSet(_ id: Int, subject: AnyObject, toNodes: Bool, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observes(id) else { return }
     var due = DueObservers()
@@ -329,10 +337,10 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
       publish(
         state.observers.compact(changing: id) { observer in
           switch observer.kind {
-          case .willSetOnce, .willSetRepeating:
+          case .willSetOnce, .deinitOnly:
             return .keep
-          case .didSetRepeating, .willSetAndDidSetRepeating:
-            due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
+          case .node:
+            if toNodes && observer.nodeHearsDidSet { due.append(observer, scanned: scanned, needs: observer.didSetNeeds) }
             return .keep
           case .didSetOnce, .willSetThenDidSet:
             // Ends here: only the registrar that makes it due delivers its did-set.
@@ -348,6 +356,46 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
       Spies.isActive ? .source : due.needs, subject: subject, isDidSet: true, site: site)
     if _slowPath(Spies.isActive) { Spies.report(.didSet, change.source!, observers: due.count) }
     NotificationBatch.deliverDidSet(due, change)
+  }
+
+  /// What a computation passes a change on to: the nodes whose observers watch property
+  /// `id` (pending ones), and whether one-shot observers watch it too.
+  func subscribers(of id: Int) -> Subscribers {
+    var subscribers = Subscribers()
+    withLock { state in
+      publish(
+        state.observers.compact(changing: id) { observer in
+          if let node = observer.node {
+            subscribers.nodes.append(node)
+          } else if observer.kind != .deinitOnly {
+            subscribers.hasOneShots = true
+          }
+          return .keep
+        })
+    }
+    return subscribers
+  }
+
+  /// The nodes whose pending observers are installed here, with the properties each
+  /// watches (introspection).
+  func nodeObservers() -> [(node: ReactiveNode, properties: PropertySet)] {
+    withLock { state in
+      var result: [(ReactiveNode, PropertySet)] = []
+      state.observers.forEachEntry { observer, properties in
+        if observer.isPending, let node = observer.node { result.append((node, properties)) }
+      }
+      return result
+    }
+  }
+
+  /// See ``subscribers(of:)``.
+  struct Subscribers {
+    var nodes = SmallList<ReactiveNode>()
+    var hasOneShots = false
+
+    var hasAny: Bool { hasOneShots || !nodes.isEmpty }
+
+    func forEachNode(_ body: (ReactiveNode) -> Void) { nodes.forEach(body) }
   }
 
   // MARK: Key paths

@@ -47,7 +47,7 @@ extension TrackingObserver {
     case (true, true): return make(kind: .willSetThenDidSet, willSet: handler, didSet: handler, deinit: deinitHandler)
     case (false, false):
       // Deinit only: stays installed (a deinit does not end a tracking) until cancelled.
-      return make(kind: .willSetRepeating, willSet: nil, didSet: nil, deinit: deinitHandler)
+      return make(kind: .deinitOnly, willSet: nil, didSet: nil, deinit: deinitHandler)
     }
   }
 }

@@ -36,22 +36,15 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     /// Runs its will-set callback in every `willSet` until the first `didSet`, which
     /// runs its did-set callback and ends it (SE-0506's `[.willSet, .didSet]`).
     case willSetThenDidSet
-    /// Runs its will-set callback in every `willSet` until cancelled; ignores `didSet`.
-    /// Continuous observation keeps one installed for as long as its closure keeps
-    /// reading the same properties, instead of installing a new one per run.
-    case willSetRepeating
-    /// Runs its did-set callback in every `didSet` until cancelled; ignores `willSet`.
-    case didSetRepeating
-    /// Runs its will-set callback in every `willSet` and its did-set callback in every
-    /// `didSet`, until cancelled.
-    case willSetAndDidSetRepeating
+    /// Hears only deallocations, until cancelled (a tracking with only `.deinit`).
+    case deinitOnly
+    /// Connects a node of the reactive graph (a ``ReactiveNode``) to what it read: tells
+    /// it of every change (will-sets too, if it asked) until cancelled. A node keeps one
+    /// installed for as long as its runs keep reading the same properties.
+    case node
 
-    var isRepeating: Bool {
-      self == .willSetRepeating || self == .didSetRepeating || self == .willSetAndDidSetRepeating
-    }
-
-    /// Whether observers of this kind run anything at a will-set.
-    var hearsWillSet: Bool { self != .didSetOnce && self != .didSetRepeating }
+    /// Whether observers of this kind stay installed after they fire.
+    var isRepeating: Bool { self == .deinitOnly || self == .node }
   }
 
   /// A callback either ignores what happened (Apple's classic shape) or receives it.
@@ -59,11 +52,6 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   package enum Handler: Sendable {
     case plain(@Sendable () -> Void)
     case event(@Sendable (TrackingEvent) -> Void)
-    /// What happened, described as far as `Needs` says, without an event around it:
-    /// for the runtime's own receivers (continuous observation), whose callbacks never
-    /// cancel the observer through the event, so none is made (it would retain the
-    /// observer as its canceller).
-    case change(Needs, @Sendable (TrackingEvent.Kind, ChangeDescription) -> Void)
 
     /// How much of a change a handler needs described (see ``ChangeDescription``).
     @usableFromInline
@@ -83,7 +71,6 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       switch self {
       case .plain: .nothing
       case .event: .source
-      case .change(let needs, _): needs
       }
     }
 
@@ -91,7 +78,6 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       switch self {
       case .plain(let body): body()
       case .event(let body): body(TrackingEvent(kind: kind, source: change.source, canceller: canceller))
-      case .change(_, let body): body(kind, change)
       }
     }
   }
@@ -103,17 +89,17 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     /// at creation, so they can be read while another thread releases the callbacks.
     let willSetNeeds: Handler.Needs
     let didSetNeeds: Handler.Needs
-    /// Whether `didSet` callbacks are deferred behind the other callbacks of a batch
-    /// (see ``NotificationBatch``): set for the observers that keep derived values up
-    /// to date, so that everything downstream of a change runs after the whole graph
-    /// of derived values has heard of it.
-    let isPropagation: Bool
+    /// Whether a `node` observer hears will-sets, and did-sets.
+    let nodeHearsWillSet: Bool
+    let nodeHearsDidSet: Bool
     /// See ``TrackingObserver/sharedBits``. Sits in the padding after the flags, so
     /// an observer does not grow.
     var sharedBits: UInt32 = 0
     var willSet: Handler?
     var didSet: Handler?
     var `deinit`: Handler?
+    /// The node a `node` observer connects (held strongly: see ``ReactiveNode``).
+    let node: ReactiveNode?
   }
 
   private static let pending = 0
@@ -122,14 +108,29 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
 
   @usableFromInline
   package static func make(
-    kind: Kind, willSet: Handler?, didSet: Handler?, deinit: Handler? = nil, isPropagation: Bool = false
+    kind: Kind, willSet: Handler?, didSet: Handler?, deinit: Handler? = nil
   ) -> TrackingObserver {
-    let buffer = TrackingObserver.create(minimumCapacity: 1) { _ in
+    make(
       Callbacks(
         kind: kind, willSetNeeds: willSet?.needs ?? .nothing, didSetNeeds: didSet?.needs ?? .nothing,
-        isPropagation: isPropagation,
-        willSet: willSet, didSet: didSet, deinit: `deinit`)
-    }
+        nodeHearsWillSet: false, nodeHearsDidSet: false, willSet: willSet, didSet: didSet, deinit: `deinit`,
+        node: nil))
+  }
+
+  /// The observer of one run of `node`: it hears will-sets if `hearsWillSet`, and
+  /// describes changes as far as `needs` says.
+  static func make(node: ReactiveNode, hearsWillSet: Bool, hearsDidSet: Bool, needs: Handler.Needs)
+    -> TrackingObserver
+  {
+    make(
+      Callbacks(
+        kind: .node, willSetNeeds: hearsWillSet ? needs : .nothing, didSetNeeds: needs,
+        nodeHearsWillSet: hearsWillSet, nodeHearsDidSet: hearsDidSet, willSet: nil, didSet: nil, deinit: nil,
+        node: node))
+  }
+
+  private static func make(_ callbacks: Callbacks) -> TrackingObserver {
+    let buffer = TrackingObserver.create(minimumCapacity: 1) { _ in callbacks }
     // `create` returns the dynamic subclass typed as its base class.
     let observer = unsafeDowncast(buffer, to: TrackingObserver.self)
     observer.withUnsafeMutablePointerToElements { state in
@@ -142,8 +143,20 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// The kind never changes after creation, so it is read without synchronization.
   package var kind: Kind { callbacks.pointee.kind }
 
-  /// Whether this observer keeps derived values up to date (see `Callbacks`).
-  var isPropagation: Bool { callbacks.pointee.isPropagation }
+  /// The node of a `node` observer.
+  var node: ReactiveNode? { callbacks.pointee.node }
+
+  /// Whether a `node` observer hears did-sets.
+  var nodeHearsDidSet: Bool { callbacks.pointee.nodeHearsDidSet }
+
+  /// Whether the observer runs anything at a will-set.
+  var hearsWillSet: Bool {
+    switch kind {
+    case .willSetOnce, .willSetThenDidSet: true
+    case .didSetOnce, .deinitOnly: false
+    case .node: callbacks.pointee.nodeHearsWillSet
+    }
+  }
 
   /// How much of a change the did-set callback needs described.
   var didSetNeeds: Handler.Needs { callbacks.pointee.didSetNeeds }
@@ -260,27 +273,31 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     case .willSetOnce:
       guard finish() else { return }
       takeFinalHandler(didSet: false)?.run(.willSet, change, canceller: self)
-    case .willSetThenDidSet, .willSetRepeating, .willSetAndDidSetRepeating:
+    case .willSetThenDidSet:
       guard isPending else { return }
       callbacks.pointee.willSet?.run(.willSet, change, canceller: self)
-    case .didSetOnce, .didSetRepeating:
+    case .node:
+      guard isPending else { return }
+      callbacks.pointee.node.unsafelyUnwrapped.sourceWillChange(change)
+    case .didSetOnce, .deinitOnly:
       return
     }
   }
 
-  /// Called by a registrar (or a batch, for deferred notifications), outside any lock,
-  /// in the `didSet` of a property this observer tracks.
+  /// Called by a batch, outside any lock, for a did-set queued for a one-shot observer
+  /// (see ``NotificationBatch``); a `node` observer's did-set goes straight to its node,
+  /// in the change's batch.
   func notifyDidSet(_ change: ChangeDescription) {
     switch kind {
-    case .willSetOnce, .willSetRepeating:
+    case .willSetOnce, .deinitOnly:
       return
     case .didSetOnce, .willSetThenDidSet:
       // Queued as due (see `becomeDue`); a cancel since then won the word.
       guard tracking_atomic_cas(state, Self.due, Self.finished) else { return }
       takeFinalHandler(didSet: true)?.run(.didSet, change, canceller: self)
-    case .didSetRepeating, .willSetAndDidSetRepeating:
+    case .node:
       guard isPending else { return }
-      callbacks.pointee.didSet?.run(.didSet, change, canceller: self)
+      callbacks.pointee.node.unsafelyUnwrapped.sourceDidChange(change)
     }
   }
 
@@ -288,17 +305,21 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// on the deallocating thread. Does not end the observer: it may watch other
   /// objects.
   func notifyDeinit() {
-    guard isPending, let handler = callbacks.pointee.deinit else { return }
-    handler.run(.deinit, .none, canceller: self)
+    guard isPending else { return }
+    if let node = callbacks.pointee.node {
+      node.sourceDeallocated()
+    } else if let handler = callbacks.pointee.deinit {
+      handler.run(.deinit, .none, canceller: self)
+    }
   }
 
   /// Used by the bridge from Apple's `withObservationTracking`, which reports a change
   /// only once, before it happens, and without saying what changed. An observer that
   /// takes did-sets gets one right after the will-set (the object still holds its old
   /// value then; see ``TrackingInterop/observesAppleObservables``), so a one-shot
-  /// tracking with both options ends as it would for our objects. (``Derived`` and
-  /// continuous observations bridge Apple's changes themselves: they must not act on
-  /// the value before Apple's write lands.)
+  /// tracking with both options ends as it would for our objects. (Nodes of the
+  /// reactive graph bridge Apple's changes themselves: they must not act on the value
+  /// before Apple's write lands.)
   func notifyExternalChange() {
     notifyUnknownChange()
   }
@@ -315,9 +336,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   private func notifyUnknownChange() {
     notifyWillSet(.none)
     switch kind {
-    case .willSetOnce, .willSetRepeating: return
+    case .willSetOnce, .deinitOnly: return
     case .didSetOnce, .willSetThenDidSet: guard becomeDue() else { return }
-    case .didSetRepeating, .willSetAndDidSetRepeating: break
+    case .node: break
     }
     NotificationBatch.deliverUnknownDidSet(self)
   }
