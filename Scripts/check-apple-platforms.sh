@@ -196,9 +196,10 @@ mkdir -p "$out"
 step() { step_started=$SECONDS; printf "%-72s " "$1"; }
 done_step() { echo "ok ($((SECONDS - step_started)) s)"; }
 
-# Compiles `module` from SwiftPM's arguments for `target` plus `flags`, as one
-# module (whole-module, so that the mandatory SIL passes run: Swift 6's region
-# checks report there, not in -typecheck), emitting its .swiftmodule into `dir`.
+# Compiles `target` with SwiftPM's arguments for it plus `flags` (search paths go
+# first, so the stubs and the modules emitted here win), as one whole module: the
+# mandatory SIL passes run, and Swift 6's region checks report there, not in
+# -typecheck. Emits the .swiftmodule into `dir`, for the targets that import it.
 emit_target() {
   local target=$1 dir=$2; shift 2
   mkdir -p "$dir"
