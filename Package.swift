@@ -146,6 +146,25 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
     ),
+    // The Apple-framework examples of README and the DocC articles (SwiftUI views over
+    // tracked models: TrackedView, @BindableModel, @Bindable, @Environment(Model.self),
+    // .environment(model); the Combine publisher in a sink), compiled and never run. On
+    // Apple systems every build with tests compiles them (the macOS and iOS jobs of
+    // .github/workflows/apple-platforms.yml); on Linux only the Combine file compiles
+    // here (over OpenCombine), and Scripts/check-apple-platforms.sh compiles them all
+    // against stub SwiftUI and Combine modules. A test target, not a plain one, because
+    // Xcode makes a scheme for each test target, which the iOS job builds.
+    .testTarget(
+      name: "DocumentationExamples",
+      dependencies: [
+        "Tracking",
+        "TrackingCombine",
+        .product(
+          name: "OpenCombine", package: "OpenCombine",
+          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"])),
+      ],
+      path: "Examples/DocumentationExamples"
+    ),
     .testTarget(
       name: "TrackingMigrationTests",
       dependencies: ["TrackingMigration"],
