@@ -51,7 +51,7 @@ esac
 # (apple, bare, no-traits, musl, android, windows, clang …) are the steps below.
 inventory() {
   cat <<'EOF'
-Tracking/Core/TrackingRegistrar.swift @ canImport(SwiftUI) @ SwiftUI: apple · without: Linux build
+Tracking/Registrar/TrackingRegistrar.swift @ canImport(SwiftUI) @ SwiftUI: apple · without: Linux build
 Tracking/Interop/TrackingInterop.swift @ canImport(Observation) @ Observation: Linux build · without: bare
 Tracking/Interop/TrackingInterop.swift @ canImport(SwiftUI) @ SwiftUI: apple · without: Linux build
 Tracking/Interop/AppleObservable.swift @ canImport(Observation) @ Observation: Linux build · without (placeholder protocol): bare

@@ -53,7 +53,7 @@ func fastest(_ samples: Int, _ body: () -> Void) -> Double {
   return best
 }
 
-func check(_ ok: Bool, _ what: @autoclosure () -> String) -> String {
+@MainActor func check(_ ok: Bool, _ what: @autoclosure () -> String) -> String {
   if ok { return "✓" }
   failures.append(what())
   return "✗"
