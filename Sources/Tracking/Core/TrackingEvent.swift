@@ -127,6 +127,10 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
   /// Ends the tracking that received this event: a one-shot tracking does not fire
   /// again (cancelling at `willSet` suppresses its `didSet`, also when the callbacks
   /// are delivered on an actor after the change), a continuous one does not run again.
+  ///
+  /// Also at ``Kind/deinit``: a tracking over several objects then hears nothing of the
+  /// others. (Apple's shipped code ignores `cancel()` at `deinit`; the proposal says
+  /// cancelling prevents any further event, and this follows the proposal.)
   public func cancel() {
     _ = canceller.value?.cancel()
   }
