@@ -117,6 +117,14 @@ let package = Package(
       dependencies: ["Tracking", "TrackingTesting"],
       swiftSettings: [.unsafeFlags(["-default-isolation", "MainActor"])]
     ),
+    // Compile-only: SE-0506's code examples and the usage in the documentation comments
+    // of Apple's shipped ObservationTracking.swift / ContinuousObservation.swift, with the
+    // names changed. Nothing in it runs; it must build, warnings being errors.
+    .testTarget(
+      name: "SE0506SourceTests",
+      dependencies: ["Tracking"],
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
+    ),
     .testTarget(
       name: "TrackingMacrosTests",
       dependencies: [

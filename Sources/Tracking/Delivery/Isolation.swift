@@ -9,7 +9,11 @@ import CTrackingSupport
 /// - a nonisolated closure runs where the change happens, synchronously;
 /// - an isolated closure runs synchronously when the change happens on its actor
 ///   (the usual case: a main-actor model changed by main-actor code);
-/// - otherwise it is scheduled on its actor, and runs when the actor is free.
+/// - otherwise it is scheduled on its actor, and runs when the actor is free; the
+///   events of one one-shot tracking keep their order there (``ActorHandOff``).
+///
+/// SE-0506's one-shot form is the exception: its `onChange` is a nonisolated
+/// `@Sendable` closure, always run where the change happens.
 @usableFromInline
 package enum Isolation {
   /// Whether the calling code runs on `actor`'s executor right now.
@@ -33,27 +37,24 @@ package enum Isolation {
   /// `nil`), else scheduled there.
   package static func perform(on isolation: (any Actor)?, _ body: @escaping @Sendable () -> Void) {
     if let actor = isolation, !isCurrent(actor) {
-      Task { await perform(on: actor, body) }
+      schedule(on: actor) { _ in body() }
     } else {
       body()
     }
   }
 
-  private static func perform(on actor: isolated any Actor, _ body: @Sendable () -> Void) {
-    body()
+  /// Runs `body` on `actor` as soon as the actor is free: the one way the runtime
+  /// schedules a callback on an actor from a thread that is not on it.
+  ///
+  /// Each call is a task of its own, and tasks scheduled one after another may start in
+  /// any order: a caller with several calls to make in order queues them itself and
+  /// schedules one run at a time (see ``ActorHandOff``).
+  static func schedule(on actor: any Actor, _ body: @escaping @Sendable (isolated any Actor) -> Void) {
+    Task { await runOn(actor, body) }
   }
 
-  /// Calls `body` with `argument` now when the caller is on its isolation (or it has
-  /// none), else schedules the call on its actor.
-  @usableFromInline
-  static func callOrSchedule<Argument: Sendable>(
-    _ body: @escaping @isolated(any) @Sendable (Argument) -> Void, _ argument: Argument
-  ) {
-    if let actor = body.isolation, !isCurrent(actor) {
-      Task { await body(argument) }
-    } else {
-      callOnItsActor(body, argument)
-    }
+  private static func runOn(_ actor: isolated any Actor, _ body: @Sendable (isolated any Actor) -> Void) {
+    body(actor)
   }
 }
 

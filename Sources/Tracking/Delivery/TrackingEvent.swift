@@ -24,33 +24,38 @@ import CTrackingSupport
 /// An event is `Sendable`: hand it to another task freely. What it says about the
 /// change stays valid; ``value(of:)``, which reads the object, returns `nil` once the
 /// synchronous callback has returned (the object may have changed since, and may not be
-/// safe to read from another thread).
+/// safe to read from another thread). So does an event delivered on a callback's actor
+/// after the change (``OneShotDelivery/onActor``, for a change made elsewhere).
+///
+/// Apple's `Event` is `~Copyable` and its callbacks take it `borrowing`; a closure
+/// written that way, `{ (event: borrowing TrackingEvent) in … }`, is accepted here too.
 ///
 /// A change that another thread made while a tracking's `apply` was running is
 /// detected when the tracking is installed and reported right away; which property it
 /// was is then unknown (``propertyName`` is `nil` and ``matches(_:)`` returns `true`).
 public struct TrackingEvent: Sendable, CustomStringConvertible {
   /// Why a tracking callback runs.
-  public struct Kind: Hashable, Sendable, CustomStringConvertible {
-    private let rawValue: UInt8
-    private init(_ rawValue: UInt8) { self.rawValue = rawValue }
-
+  ///
+  /// An enum, so that a `switch` over the four kinds needs no `default` (SE-0506's own
+  /// example switches over them exhaustively; Apple's `Kind` is a struct, which would
+  /// reject it).
+  public enum Kind: Hashable, Sendable, CustomStringConvertible {
     /// The first run of a continuous tracking (nothing changed yet).
-    public static let initial = Kind(0)
+    case initial
     /// A property the tracking read is about to change.
-    public static let willSet = Kind(1)
+    case willSet
     /// A property the tracking read has changed.
-    public static let didSet = Kind(2)
+    case didSet
     /// An object the tracking read was deallocated.
-    public static let `deinit` = Kind(3)
+    case `deinit`
 
     /// `initial`, `willSet`, `didSet` or `deinit`.
     public var description: String {
-      switch rawValue {
-      case 0: "initial"
-      case 1: "willSet"
-      case 2: "didSet"
-      default: "deinit"
+      switch self {
+      case .initial: "initial"
+      case .willSet: "willSet"
+      case .didSet: "didSet"
+      case .deinit: "deinit"
       }
     }
   }
@@ -90,10 +95,13 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
 
   /// Whether this event is about a change of the property at `keyPath`.
   ///
+  /// Takes any key path rooted at the model, as Apple's `matches(_:)` does: a literal
+  /// (`event.matches(\Model.count)`), a `KeyPath` or a `PartialKeyPath<Model>` value.
+  ///
   /// `false` for ``Kind/initial`` and ``Kind/deinit``. For a change whose property is
   /// unknown (one detected when the tracking was installed), `true`: the property may
   /// be this one, and a caller filtering on it must not miss the change.
-  public func matches<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Bool {
+  public func matches<Root>(_ keyPath: PartialKeyPath<Root>) -> Bool {
     guard kind == .willSet || kind == .didSet else { return false }
     guard let known = source?.site?.keyPath else { return true }
     return known == keyPath
@@ -117,8 +125,12 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
   }
 
   /// Ends the tracking that received this event: a one-shot tracking does not fire
-  /// again (cancelling at `willSet` suppresses its `didSet`), a continuous one does not
-  /// run again.
+  /// again (cancelling at `willSet` suppresses its `didSet`, also when the callbacks
+  /// are delivered on an actor after the change), a continuous one does not run again.
+  ///
+  /// Also at ``Kind/deinit``: a tracking over several objects then hears nothing of the
+  /// others. (Apple's shipped code ignores `cancel()` at `deinit`; the proposal says
+  /// cancelling prevents any further event, and this follows the proposal.)
   public func cancel() {
     _ = canceller.value?.cancel()
   }

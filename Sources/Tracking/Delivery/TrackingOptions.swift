@@ -13,8 +13,12 @@
 ///   `didSet` ends after its first `didSet`, so `[.willSet, .didSet]` delivers one
 ///   `willSet` and then one `didSet` for one mutation.
 /// - ``deinit``: when an object the tracking read is deallocated. Delivered once per
-///   tracking per object, on the deallocating thread; it does not end the tracking of
-///   the other objects it read.
+///   tracking per object (per class level whose properties were read, for an instance of
+///   a tracked subclass: each level has its own registrar, as with Apple's), on the
+///   deallocating thread; it does not end the tracking of the other objects it read. A
+///   tracking that has already ended, at its `willSet` or `didSet`, hears of no
+///   deallocation: Apple's shipped code cancels it whole there (SE-0506's text shows a
+///   deinit event after a `didSet`; we follow the shipped code).
 ///
 /// Empty options install nothing: the tracking never fires.
 public struct TrackingOptions: SetAlgebra, Hashable, Sendable, ExpressibleByArrayLiteral {
