@@ -119,9 +119,10 @@ struct NotificationBatch {
   /// Queues `node` in the open batch, unless it waits in one already; the caller has
   /// a batch open (nodes are told of changes inside one).
   static func enqueue(_ node: ReactiveNode) {
+    let thread = tracking_current_thread()
     let first = node.state.withLock { state -> Bool in
-      defer { state.queued = true }
-      return !state.queued
+      defer { state.queuedOn = thread }
+      return !state.isQueued(on: thread)
     }
     if first { enqueue(queued: node) }
   }

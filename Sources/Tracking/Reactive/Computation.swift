@@ -139,7 +139,8 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// Called when the batch this computation queued itself in drains: brings it up to
   /// date, which announces a change to its one-shot observers.
   override final func flush() {
-    state.withLock { $0.queued = false }
+    let thread = tracking_current_thread()
+    state.withLock { $0.leaveQueue(of: thread) }
     Self.ensureCurrent(self)
   }
 

@@ -172,9 +172,13 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       if !startsHere { state.nextRunIsScheduled = true }
       let wasWaiting = state.isStale
       if certain { state.dirty = true } else { state.pending = true }
-      guard !wasWaiting, state.runningThread == 0, !state.scheduled, !state.queued else { return .none }
+      // A run under way or scheduled will see this change; so will the end of this
+      // thread's batch if the reaction waits in it. Waiting in another thread's batch
+      // is not enough: that batch may stay open (a transaction) long after this change.
+      guard state.runningThread == 0, !state.scheduled, !state.isQueued(on: thread) else { return .none }
+      guard !wasWaiting || state.queuedOn != 0 else { return .none }
       if atBatchEnd {
-        state.queued = true
+        state.queuedOn = thread
         return .queue
       }
       if case .owner = schedule {
@@ -192,7 +196,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
     let start = state.withLock { state -> RunStart in
-      state.queued = false
+      state.leaveQueue(of: thread)
       guard !state.cancelled, state.isStale, state.runningThread == 0, !state.scheduled else { return .none }
       if case .owner = schedule {
         state.scheduled = true

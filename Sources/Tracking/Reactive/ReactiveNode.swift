@@ -161,9 +161,20 @@ struct NodeState {
   /// A computation the node read may have changed since its latest run: it must
   /// pull before it runs, and runs only if that computation's value changed.
   var pending = false
-  /// The node waits in a batch's queue (so it is queued once, whatever the number of
-  /// paths that reach it).
-  var queued = false
+  /// The thread whose batch's queue the node waits in, or 0. A node is queued once
+  /// per batch, whatever the number of paths that reach it; a change made in another
+  /// thread's batch queues it there too, so that no thread's change waits for another
+  /// thread's batch (a transaction held open elsewhere) to end.
+  var queuedOn: UInt = 0
+
+  /// The node waits in the queue of `thread`'s batch.
+  func isQueued(on thread: UInt) -> Bool { queuedOn == thread }
+
+  /// The batch of `thread` drained the node: it waits in no queue, unless another
+  /// batch queued it since.
+  mutating func leaveQueue(of thread: UInt) {
+    if queuedOn == thread { queuedOn = 0 }
+  }
   /// What the latest run read and the observer that watches it.
   var dependencies = Dependencies()
   /// How many times a run installed a new observer (the others kept theirs).
