@@ -8,7 +8,12 @@ import Tracking
 
 /// Derived values on the one reactive core, and looking at the graph they make.
 enum GraphChapter {
-  static func run() {
+  /// `dotOnly`: prints nothing but the final graph as Graphviz DOT (`--graph-dot`), which
+  /// is how the figure of the article "The reactive graph" is made:
+  /// `swift run tracking-tour --graph-dot | dot -Tsvg > Sources/Tracking/Tracking.docc/Resources/reactive-graph.svg`.
+  static func run(dotOnly: Bool = false) {
+    Narrator.isQuiet = dotOnly
+    defer { Narrator.isQuiet = false }
     TrackingIntrospection.isEnabled = true
     defer { TrackingIntrospection.isEnabled = false }
     let order = Order()
@@ -31,6 +36,12 @@ enum GraphChapter {
     order.prices = [5, 5]
     Narrator.say("why did the receipt run last? \(receipt.lastRunCauses)")
 
+    if dotOnly {
+      print(TrackingGraph.current().dot)
+      receipt.cancel()
+      badge.cancel()
+      return
+    }
     Narrator.chapter("10. The graph, as a Mermaid flowchart (TrackingGraph.current().mermaid)")
     for line in TrackingGraph.current().mermaid.split(separator: "\n") { Narrator.say(String(line)) }
     Narrator.say("(TrackingGraph.around(total) shows the part around one value; .dot is for Graphviz)")
