@@ -107,6 +107,19 @@ struct ThreadedScriptPropertyTests {
     }
   }
 
+  /// Another thread's open transaction holds back only its own changes: a write made
+  /// outside it runs the observation at once, and the transaction's later write runs it
+  /// again when the transaction ends.
+  @Test func anOpenTransactionElsewhereDoesNotHoldBackAChange() {
+    let script = ThreadedScript(
+      threads: [[.observe([.read(Self.ax)])], [.transaction([.write(Self.ax), .pause, .write(Self.ax)])], [.write(Self.ax)]],
+      schedule: [0, 1, 2, 1])
+    let world = RuntimeWorld()
+    #expect(script.run(on: world))
+    #expect(world.log.events == ["O1 run A.x=0", "O1 run A.x=2", "O1 run A.x=3"])
+    Self.check(script)
+  }
+
   /// A write that another thread makes before the scope reads the property is seen by
   /// the read: nothing fires.
   @Test func aWriteBeforeTheReadDoesNotFire() {
