@@ -20,7 +20,7 @@
 /// - **Only when it changed.** A recomputation whose value equals the previous one
 ///   (`==` for an `Equatable` value) is no change: nothing downstream recomputes, and
 ///   no observer runs. ``init(isEqual:_:)`` sets another rule; a value that is not
-///   `Equatable` counts as changed at every recomputation (``init(_:)``), as does
+///   `Equatable` counts as changed at every recomputation (``init(_:)-3hbm2``), as does
 ///   ``init(notifyingOnlyWhenChanged:_:)`` with `false`.
 /// - **Tracked.** Reading ``value`` in `observe`, `withTracking`, a ``TrackedValues``
 ///   sequence or another `Derived` tracks the derived value, not what it read.
@@ -83,7 +83,7 @@ public final class Derived<Value>: Trackable {
   }
 
   /// A derived value that compares its values with `==` when `notifyingOnlyWhenChanged`
-  /// is `true` (what ``init(_:)`` does for an `Equatable` value), and counts every
+  /// is `true` (what ``init(_:)-81pbh`` does for an `Equatable` value), and counts every
   /// recomputation as a change when it is `false`.
   public init(notifyingOnlyWhenChanged: Bool, _ compute: @escaping () -> Value) where Value: Equatable {
     node = DerivedComputation(compute, isEqual: notifyingOnlyWhenChanged ? { $0 == $1 } : nil)

@@ -27,7 +27,8 @@ extension TrackingGraph {
 
   /// The graph as a Mermaid flowchart, left to right: objects as rectangles, derived
   /// values as stadiums, observations as hexagons; edges labelled with the properties
-  /// read. GitHub and many Markdown viewers render it in a ```` ```mermaid ```` block.
+  /// read. GitHub and many Markdown viewers render it in a code block whose language is
+  /// `mermaid`.
   public var mermaid: String {
     var lines = ["flowchart LR"]
     for node in nodes {
