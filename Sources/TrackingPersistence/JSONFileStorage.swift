@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 #if canImport(Glibc)
   import Glibc
@@ -10,51 +11,84 @@ import Foundation
 
 /// Stores a persisted model's value in one file: the default backend, with no setup.
 ///
-/// Every save writes a temporary file in the same directory (`.<name>.<random>.tmp`,
-/// unique to the save, so saves that don't take the lock can't collide), flushes
-/// it to the disk (`fsync`), renames it over the file and flushes the directory, so
-/// the file is never torn: after a crash or power loss it holds either the new value
-/// or the previous one. A failed save leaves the previous file untouched.
+/// Every save writes a temporary file in the same directory (`.<name>.<random>.tmp`),
+/// flushes it to the disk (`fsync`), renames it over the file and flushes the
+/// directory, so the file is never torn: after a crash or power loss it holds either
+/// the new value or the previous one. A failed save leaves the previous file untouched.
+/// A temporary file left behind by a writer that was killed mid-save is removed by the
+/// next update of the file, from any process.
 ///
 /// A value that can't be read is moved aside to `<name>.corrupt-<milliseconds since
-/// 1970>` next to the file; earlier moved-aside files are never overwritten.
+/// 1970>` next to the file; earlier moved-aside files are never overwritten. Where a
+/// name would pass 255 bytes (the longest file name of common file systems), the
+/// `<name>` part of these sibling files is shortened, so any file name that can be
+/// created can also be saved, locked and moved aside.
+///
+/// **A symbolic link** at `url` is followed: the file it leads to is read, replaced and
+/// moved aside (its temporary and lock files are next to it), and the link stays.
 ///
 /// **Shared by processes.** Several processes (or several ``Persisted`` values) may use
-/// one file: each ``update(_:)`` holds an exclusive lock (`flock`) on the lock file
-/// `.<name>.lock` next to the file while it reads, merges and replaces the value, so
-/// no writer's change is lost. Changes made by others — a process, or a person with
-/// an editor — are seen through ``changeDetection``. (On Windows there is no lock:
-/// one process at a time.)
+/// one file: every save, move and ``update(_:)`` holds an exclusive lock (`flock`) on the
+/// lock file `.<name>.lock` next to the file while it reads, merges and replaces the
+/// value, so no writer's change is lost. A writer waits at most ``timeout`` seconds for
+/// the lock, then throws ``StorageTimeout``. Changes made by others — a process, or a
+/// person with an editor — are seen through ``changeDetection``. (On Windows there is
+/// no lock: one process at a time.)
 public struct JSONFileStorage: SharedPersistenceStorage {
-  /// The file holding the value.
+  /// The file holding the value (or a symbolic link to it).
   public let url: URL
   /// How changes made by others are noticed.
   public let changeDetection: FileChangeDetection
+  /// The longest a call waits for another writer's lock, in seconds, before it throws
+  /// ``StorageTimeout``.
+  public let timeout: TimeInterval
+  private let housekeeping = Housekeeping()
 
   /// A storage that keeps its value in the file at `url`. The directory must exist.
-  public init(url: URL, changeDetection: FileChangeDetection = .events) {
+  /// - Parameters:
+  ///   - url: The file (or a symbolic link to it).
+  ///   - changeDetection: How other writers' changes are noticed.
+  ///   - timeout: The longest a call waits for another writer's lock, in seconds.
+  public init(url: URL, changeDetection: FileChangeDetection = .events, timeout: TimeInterval = 5) {
+    precondition(timeout >= 0 && timeout.isFinite, "a lock timeout is a finite number of seconds, not \(timeout)")
     self.url = url
     self.changeDetection = changeDetection
+    self.timeout = timeout
+  }
+
+  /// The file the value is in: `url`, or where it leads if it is a symbolic link.
+  public var resolvedURL: URL {
+    var current = url
+    for _ in 0..<32 {  // as the system's limit on links followed
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else {
+        return current
+      }
+      current =
+        destination.hasPrefix("/")
+        ? URL(fileURLWithPath: destination, isDirectory: false)
+        : current.deletingLastPathComponent().appendingPathComponent(destination, isDirectory: false)
+    }
+    return current
   }
 
   /// The lock file that serializes updates: `.<name>.lock` next to the file.
-  public var lockURL: URL {
-    url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
-  }
+  public var lockURL: URL { Self.sibling(of: resolvedURL, prefix: ".", suffix: ".lock") }
+
+  // MARK: SharedPersistenceStorage
 
   /// Reads, decides and writes under the lock file's exclusive lock.
   public func update(_ decide: (Data?) throws -> StoredValueChange) throws -> StoredValueUpdate {
-    try withExclusiveLock {
-      let stored = try load()
+    try withExclusiveLock { file in
+      let stored = try Self.contents(of: file)
       switch try decide(stored) {
       case .keep:
         return StoredValueUpdate(stored: stored)
       case .replace(let data):
-        try save(data)
+        try Self.replace(file, with: data)
         return StoredValueUpdate(stored: data)
       case .moveAside(let reason, let replacement):
-        let location = try quarantine(reason: reason)
-        if let replacement { try save(replacement) }
+        let location = try Self.moveAside(file, reason: reason)
+        if let replacement { try Self.replace(file, with: replacement) }
         return StoredValueUpdate(stored: replacement, movedTo: location)
       }
     }
@@ -62,51 +96,161 @@ public struct JSONFileStorage: SharedPersistenceStorage {
 
   /// Reports changes of the file, as ``changeDetection`` says.
   public func observeChanges(_ onChange: @escaping @Sendable () -> Void) throws -> StorageObservation {
-    monitorFile(at: url, detection: changeDetection, onChange: onChange)
+    monitorFile(at: resolvedURL, detection: changeDetection, onChange: onChange)
   }
 
-  private func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
+  // MARK: PersistenceStorage
+
+  /// The file's bytes, or `nil` if the file doesn't exist.
+  /// - Throws: ``POSIXFailure`` (for example `EISDIR` when the path is a directory,
+  ///   `EACCES` when the file can't be read).
+  public func load() throws -> Data? {
+    try Self.contents(of: resolvedURL)
+  }
+
+  /// Replaces the file with `data` under the lock: temporary file, `fsync`, `rename`,
+  /// `fsync` of the directory.
+  public func save(_ data: Data) throws {
+    try withExclusiveLock { file in try Self.replace(file, with: data) }
+  }
+
+  /// Moves the file to `<name>.corrupt-<timestamp>` without overwriting anything, under
+  /// the lock. Returns `nil` if there is no file.
+  public func quarantine(reason: String) throws -> QuarantineLocation? {
+    try withExclusiveLock { file in try Self.moveAside(file, reason: reason) }
+  }
+
+  /// The bytes of a moved-aside file of this storage.
+  public func quarantinedData(at location: QuarantineLocation) throws -> Data? {
+    guard case .file(let file) = location,
+      file.deletingLastPathComponent().standardizedFileURL
+        == resolvedURL.deletingLastPathComponent().standardizedFileURL,
+      FileManager.default.fileExists(atPath: file.path)
+    else { return nil }
+    return try Data(contentsOf: file)
+  }
+
+  // MARK: Locking
+
+  /// Runs `body` with the file (links followed) while holding the lock file's exclusive
+  /// lock; waits at most ``timeout`` for it. The first time, removes the temporary files
+  /// that killed writers left (all writes happen under the lock, so any there is
+  /// abandoned).
+  private func withExclusiveLock<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let file = resolvedURL
     #if os(Windows)
-      return try body()
+      return try body(file)
     #else
-      let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: lockURL.path) }
+      let lockPath = Self.sibling(of: file, prefix: ".", suffix: ".lock").path
+      let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: lockPath, code: errno) }
       defer { close(descriptor) }  // closing releases the lock (also if the process dies)
-      while flock(descriptor, LOCK_EX) != 0 {
-        guard errno == EINTR else { throw POSIXFailure(operation: "flock", path: lockURL.path) }
+      let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(timeout * 1e9)
+      var pause: UInt64 = 500_000  // nanoseconds; doubles up to 20 ms
+      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        let code = errno
+        if code == EINTR { continue }
+        guard code == EWOULDBLOCK else { throw POSIXFailure(operation: "flock", path: lockPath, code: code) }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now < deadline else {
+          throw StorageTimeout(waitingFor: "the lock file \(lockPath) (another writer holds it)", seconds: timeout)
+        }
+        var interval = timespec(tv_sec: 0, tv_nsec: Int(min(pause, deadline - now)))
+        nanosleep(&interval, nil)
+        pause = min(pause * 2, 20_000_000)
       }
-      return try body()
+      if housekeeping.isFirstLock() { Self.removeAbandonedTemporaryFiles(of: file) }
+      return try body(file)
     #endif
   }
 
-  /// The file's bytes, or `nil` if the file doesn't exist.
-  public func load() throws -> Data? {
-    do {
-      return try Data(contentsOf: url)
-    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-      return nil
-    } catch {
-      if !FileManager.default.fileExists(atPath: url.path) { return nil }
-      throw error
+  // MARK: Files
+
+  /// `prefix + name of file + suffix` next to `file`, the name shortened (at a
+  /// character boundary) so that the whole stays within 255 bytes of UTF-8.
+  static func sibling(of file: URL, prefix: String, suffix: String) -> URL {
+    let room = 255 - prefix.utf8.count - suffix.utf8.count
+    var name = Substring(file.lastPathComponent)
+    while name.utf8.count > room { name = name.dropLast() }
+    return file.deletingLastPathComponent().appendingPathComponent(prefix + name + suffix, isDirectory: false)
+  }
+
+  /// The part every temporary file of `file` starts with: `.<name>.` (shortened as the
+  /// temporary names are).
+  private static func temporaryPrefix(of file: URL) -> String {
+    let suffix = "." + String(repeating: "0", count: 8) + ".tmp"
+    return String(sibling(of: file, prefix: ".", suffix: suffix).lastPathComponent.dropLast(suffix.count - 1))
+  }
+
+  /// A fresh temporary file next to `file`: `.<name>.<8 random letters or digits>.tmp`.
+  private static func temporaryFile(of file: URL) -> URL {
+    let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+    let random = String((0..<8).map { _ in alphabet.randomElement()! })
+    return file.deletingLastPathComponent()
+      .appendingPathComponent(temporaryPrefix(of: file) + random + ".tmp", isDirectory: false)
+  }
+
+  /// Removes the temporary files of `file` that no writer will rename: those named as
+  /// this storage names them (8 lowercase letters or digits), or as earlier versions did
+  /// (a decimal number).
+  private static func removeAbandonedTemporaryFiles(of file: URL) {
+    let prefix = temporaryPrefix(of: file)
+    let directory = file.deletingLastPathComponent()
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let middle = name.utf8.dropFirst(prefix.utf8.count).dropLast(4)
+      let digits = !middle.isEmpty && middle.allSatisfy { (0x30...0x39).contains($0) }
+      let random = middle.count == 8 && middle.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+      guard digits || random else { continue }
+      unlink(directory.appendingPathComponent(name, isDirectory: false).path)
     }
   }
 
-  /// Replaces the file with `data`: temporary file, `fsync`, `rename`, `fsync` of the directory.
-  public func save(_ data: Data) throws {
+  /// The bytes of `file`, or `nil` if it doesn't exist.
+  private static func contents(of file: URL) throws -> Data? {
     #if os(Windows)
-      try data.write(to: url, options: .atomic)
+      guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+      return try Data(contentsOf: file)
     #else
-      let temporary = url.deletingLastPathComponent()
-        .appendingPathComponent(".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
-      try writeAndSync(data, to: temporary.path)
-      guard rename(temporary.path, url.path) == 0 else {
-        let failure = POSIXFailure(operation: "rename", path: url.path)
-        unlink(temporary.path)
+      let path = file.path
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        let code = errno
+        // No such file, or a path through a regular file (where none can exist).
+        if code == ENOENT || code == ENOTDIR { return nil }
+        throw POSIXFailure(operation: "open", path: path, code: code)
+      }
+      defer { close(descriptor) }
+      var data = Data()
+      var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 {
+          let code = errno
+          if code == EINTR { continue }
+          throw POSIXFailure(operation: "read", path: path, code: code)  // EISDIR for a directory
+        }
+        if count == 0 { return data }
+        data.append(contentsOf: buffer[0..<count])
+      }
+    #endif
+  }
+
+  /// Replaces `file` with `data`: temporary file, `fsync`, `rename`, `fsync` of the directory.
+  private static func replace(_ file: URL, with data: Data) throws {
+    #if os(Windows)
+      try data.write(to: file, options: .atomic)
+    #else
+      let temporary = temporaryFile(of: file).path
+      try writeAndSync(data, to: temporary)
+      guard rename(temporary, file.path) == 0 else {
+        let failure = POSIXFailure(operation: "rename", path: file.path, code: errno)
+        unlink(temporary)
         throw failure
       }
       // The rename is durable once the directory entry is on disk. A failure here
       // doesn't tear the file, so it isn't reported.
-      let directory = open(url.deletingLastPathComponent().path, O_RDONLY)
+      let directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
       if directory >= 0 {
         _ = fsync(directory)
         close(directory)
@@ -114,56 +258,46 @@ public struct JSONFileStorage: SharedPersistenceStorage {
     #endif
   }
 
-  /// Moves the file to `<name>.corrupt-<timestamp>` without overwriting anything.
+  /// Moves `file` to `<name>.corrupt-<timestamp>` without overwriting anything.
   /// Returns `nil` if there is no file.
-  public func quarantine(reason: String) throws -> QuarantineLocation? {
-    guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+  private static func moveAside(_ file: URL, reason: String) throws -> QuarantineLocation? {
+    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
     let stamp = Int64(Date().timeIntervalSince1970 * 1000)
     for attempt in 0..<1000 {
       let suffix = attempt == 0 ? "\(stamp)" : "\(stamp)-\(attempt)"
-      let destination = url.deletingLastPathComponent()
-        .appendingPathComponent("\(url.lastPathComponent).corrupt-\(suffix)")
+      let destination = sibling(of: file, prefix: "", suffix: ".corrupt-\(suffix)")
       if FileManager.default.fileExists(atPath: destination.path) { continue }
       do {
         // `moveItem` refuses to replace an existing file.
-        try FileManager.default.moveItem(at: url, to: destination)
+        try FileManager.default.moveItem(at: file, to: destination)
         return .file(destination)
       } catch where FileManager.default.fileExists(atPath: destination.path) {
         continue  // lost a race for this name: try the next one
       }
     }
-    throw POSIXFailure(operation: "quarantine (no free name)", path: url.path, code: EEXIST)
-  }
-
-  /// The bytes of a moved-aside file of this storage.
-  public func quarantinedData(at location: QuarantineLocation) throws -> Data? {
-    guard case .file(let file) = location,
-      file.deletingLastPathComponent().standardizedFileURL
-        == url.deletingLastPathComponent().standardizedFileURL,
-      FileManager.default.fileExists(atPath: file.path)
-    else { return nil }
-    return try Data(contentsOf: file)
+    throw POSIXFailure(operation: "quarantine (no free name)", path: file.path, code: EEXIST)
   }
 
   #if !os(Windows)
-    private func writeAndSync(_ data: Data, to path: String) throws {
+    private static func writeAndSync(_ data: Data, to path: String) throws {
       let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path) }
+      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path, code: errno) }
       var failure: POSIXFailure?
       data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
         var offset = 0
         while offset < buffer.count {
           let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
           if written < 0 {
-            if errno == EINTR { continue }
-            failure = POSIXFailure(operation: "write", path: path)
+            let code = errno
+            if code == EINTR { continue }
+            failure = POSIXFailure(operation: "write", path: path, code: code)
             return
           }
           offset += written
         }
       }
       if failure == nil, fsync(descriptor) != 0 {
-        failure = POSIXFailure(operation: "fsync", path: path)
+        failure = POSIXFailure(operation: "fsync", path: path, code: errno)
       }
       close(descriptor)
       if let failure {
@@ -172,6 +306,18 @@ public struct JSONFileStorage: SharedPersistenceStorage {
       }
     }
   #endif
+}
+
+/// Whether a storage value has taken its lock yet (its first locked call cleans up).
+private final class Housekeeping: Sendable {
+  private let locked = Locked(false)
+
+  func isFirstLock() -> Bool {
+    locked.withLock { done in
+      defer { done = true }
+      return !done
+    }
+  }
 }
 
 /// A failed system call of ``JSONFileStorage``: which call, on which path, and `errno`.
@@ -183,7 +329,8 @@ public struct POSIXFailure: Error, CustomStringConvertible {
   /// The `errno` value it set.
   public let code: Int32
 
-  init(operation: String, path: String, code: Int32 = errno) {
+  /// `code` must be read right after the call fails: any later call may change `errno`.
+  init(operation: String, path: String, code: Int32) {
     self.operation = operation
     self.path = path
     self.code = code
