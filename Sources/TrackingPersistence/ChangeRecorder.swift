@@ -148,7 +148,7 @@ final class ChangeRecorder {
     // Only ever run on `actor` (the body runs there), so neither `read` nor `self`
     // leaves it. (Erased to unchecked boxes: the closure must be `@Sendable`.)
     let work = UncheckedSendable((read, { [weak self] in self?.mark(name) } as () -> Void))
-    return ContinuousObservation.start(
+    return Reaction.observe(
       options: .willSet, delivery: .immediate, firstRun: .immediate,
       body: .onIsolation(actor) { event in
         work.value.0()

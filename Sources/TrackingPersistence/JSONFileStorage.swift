@@ -1,14 +1,6 @@
 import Foundation
 import Tracking
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Stores a persisted model's value in one file: the default backend, with no setup.
 ///
 /// Every save writes a temporary file in the same directory (`.<name>.<random>.tmp`),
@@ -138,30 +130,20 @@ public struct JSONFileStorage: SharedPersistenceStorage {
   /// abandoned).
   private func withExclusiveLock<Result>(_ body: (URL) throws -> Result) throws -> Result {
     let file = resolvedURL
-    #if os(Windows)
-      return try body(file)
-    #else
-      let lockPath = Self.sibling(of: file, prefix: ".", suffix: ".lock").path
-      let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: lockPath, code: errno) }
-      defer { close(descriptor) }  // closing releases the lock (also if the process dies)
-      let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(timeout * 1e9)
-      var pause: UInt64 = 500_000  // nanoseconds; doubles up to 20 ms
-      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-        let code = errno
-        if code == EINTR { continue }
-        guard code == EWOULDBLOCK else { throw POSIXFailure(operation: "flock", path: lockPath, code: code) }
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard now < deadline else {
-          throw StorageTimeout(waitingFor: "the lock file \(lockPath) (another writer holds it)", seconds: timeout)
-        }
-        var interval = timespec(tv_sec: 0, tv_nsec: Int(min(pause, deadline - now)))
-        nanosleep(&interval, nil)
-        pause = min(pause * 2, 20_000_000)
+    let lockPath = Self.sibling(of: file, prefix: ".", suffix: ".lock").path
+    let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(timeout * 1e9)
+    var pause: UInt64 = 500_000  // nanoseconds; doubles up to 20 ms
+    return try FileSystemCalls.withExclusiveLock(onFileAt: lockPath) {
+      let now = DispatchTime.now().uptimeNanoseconds
+      guard now < deadline else {
+        throw StorageTimeout(waitingFor: "the lock file \(lockPath) (another writer holds it)", seconds: timeout)
       }
+      Thread.sleep(forTimeInterval: Double(min(pause, deadline - now)) / 1e9)
+      pause = min(pause * 2, 20_000_000)
+    } _: {
       if housekeeping.isFirstLock() { Self.removeAbandonedTemporaryFiles(of: file) }
       return try body(file)
-    #endif
+    }
   }
 
   // MARK: Files
@@ -202,60 +184,30 @@ public struct JSONFileStorage: SharedPersistenceStorage {
       let digits = !middle.isEmpty && middle.allSatisfy { (0x30...0x39).contains($0) }
       let random = middle.count == 8 && middle.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
       guard digits || random else { continue }
-      unlink(directory.appendingPathComponent(name, isDirectory: false).path)
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name, isDirectory: false))
     }
   }
 
   /// The bytes of `file`, or `nil` if it doesn't exist.
   private static func contents(of file: URL) throws -> Data? {
-    #if os(Windows)
+    switch try FileSystemCalls.contents(ofFileAt: file.path) {
+    case .bytes(let bytes): return Data(bytes)
+    case .missing: return nil
+    case .unavailable:  // where the C library can't (Windows): Foundation
       guard FileManager.default.fileExists(atPath: file.path) else { return nil }
       return try Data(contentsOf: file)
-    #else
-      let path = file.path
-      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-      guard descriptor >= 0 else {
-        let code = errno
-        // No such file, or a path through a regular file (where none can exist).
-        if code == ENOENT || code == ENOTDIR { return nil }
-        throw POSIXFailure(operation: "open", path: path, code: code)
-      }
-      defer { close(descriptor) }
-      var data = Data()
-      var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-      while true {
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 {
-          let code = errno
-          if code == EINTR { continue }
-          throw POSIXFailure(operation: "read", path: path, code: code)  // EISDIR for a directory
-        }
-        if count == 0 { return data }
-        data.append(contentsOf: buffer[0..<count])
-      }
-    #endif
+    }
   }
 
   /// Replaces `file` with `data`: temporary file, `fsync`, `rename`, `fsync` of the directory.
   private static func replace(_ file: URL, with data: Data) throws {
-    #if os(Windows)
-      try data.write(to: file, options: .atomic)
-    #else
-      let temporary = temporaryFile(of: file).path
-      try writeAndSync(data, to: temporary)
-      guard rename(temporary, file.path) == 0 else {
-        let failure = POSIXFailure(operation: "rename", path: file.path, code: errno)
-        unlink(temporary)
-        throw failure
-      }
-      // The rename is durable once the directory entry is on disk. A failure here
-      // doesn't tear the file, so it isn't reported.
-      let directory = open(file.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-      if directory >= 0 {
-        _ = fsync(directory)
-        close(directory)
-      }
-    #endif
+    let temporary = temporaryFile(of: file)
+    let replaced = try data.withUnsafeBytes { bytes in
+      try FileSystemCalls.replace(
+        file.path, with: bytes, temporaryPath: temporary.path, directoryPath: file.deletingLastPathComponent().path)
+    }
+    // Where the C library can't (Windows): Foundation's atomic write.
+    if !replaced { try data.write(to: file, options: .atomic) }
   }
 
   /// Moves `file` to `<name>.corrupt-<timestamp>` without overwriting anything.
@@ -277,35 +229,6 @@ public struct JSONFileStorage: SharedPersistenceStorage {
     }
     throw POSIXFailure(operation: "quarantine (no free name)", path: file.path, code: EEXIST)
   }
-
-  #if !os(Windows)
-    private static func writeAndSync(_ data: Data, to path: String) throws {
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path, code: errno) }
-      var failure: POSIXFailure?
-      data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-        var offset = 0
-        while offset < buffer.count {
-          let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-          if written < 0 {
-            let code = errno
-            if code == EINTR { continue }
-            failure = POSIXFailure(operation: "write", path: path, code: code)
-            return
-          }
-          offset += written
-        }
-      }
-      if failure == nil, fsync(descriptor) != 0 {
-        failure = POSIXFailure(operation: "fsync", path: path, code: errno)
-      }
-      close(descriptor)
-      if let failure {
-        unlink(path)
-        throw failure
-      }
-    }
-  #endif
 }
 
 /// Whether a storage value has taken its lock yet (its first locked call cleans up).
@@ -317,27 +240,5 @@ private final class Housekeeping: Sendable {
       defer { done = true }
       return !done
     }
-  }
-}
-
-/// A failed system call of ``JSONFileStorage``: which call, on which path, and `errno`.
-public struct POSIXFailure: Error, CustomStringConvertible {
-  /// The call that failed, such as `open` or `rename`.
-  public let operation: String
-  /// The path it was called on.
-  public let path: String
-  /// The `errno` value it set.
-  public let code: Int32
-
-  /// `code` must be read right after the call fails: any later call may change `errno`.
-  init(operation: String, path: String, code: Int32) {
-    self.operation = operation
-    self.path = path
-    self.code = code
-  }
-
-  /// The call, the path and the system's message for the error.
-  public var description: String {
-    "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
   }
 }

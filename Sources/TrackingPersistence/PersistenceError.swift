@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Tracking
 
 /// What went wrong while restoring, saving or reloading a persisted model.
 ///
@@ -106,12 +100,7 @@ extension PersistenceError {
   /// log errors or show them; ``Persisted/status`` tells the same story as a value.
   @Sendable public static func warnInDebugBuilds(_ error: PersistenceError) {
     #if DEBUG
-      let line = Array("warning: TrackingPersistence: \(error)\n".utf8)
-      #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-      #else
-        print(String(decoding: line, as: UTF8.self), terminator: "")
-      #endif
+      writeToStandardError("warning: TrackingPersistence: \(error)\n")
     #endif
   }
 }

@@ -1,12 +1,4 @@
-import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation  // and with it the C library's errno values
 
 /// A storage gave up waiting — for a lock another process holds, a busy database, a
 /// server that doesn't answer — after its ``PersistenceStorage/timeout``.

@@ -64,5 +64,5 @@ public func withContinuousTracking(
   firstRun: FirstRun = .scheduled,
   @_inheritActorContext _ apply: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
 ) -> TrackingToken {
-  ContinuousObservation.start(options: options, delivery: delivery, firstRun: firstRun, body: .event(apply))
+  Reaction.observe(options: options, delivery: delivery, firstRun: firstRun, body: .event(apply))
 }
