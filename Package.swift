@@ -152,6 +152,8 @@ let package = Package(
         "TrackingPersistence",
         // The PostgreSQL tests drop connections from the server's side.
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+        // The SQLite tests hold the database's lock and shape tables from a second connection.
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
       ]
     ),
     // The Apple-framework examples of README and the DocC articles (SwiftUI views over

@@ -30,6 +30,7 @@ let package = Package(
       dependencies: [
         "CHeapStats",
         .product(name: "Tracking", package: rootPackage),
+        .product(name: "TrackingPersistence", package: rootPackage),
         .product(name: "OpenCombine", package: "OpenCombine"),
       ],
       swiftSettings: exclusivitySettings

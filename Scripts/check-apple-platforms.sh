@@ -81,7 +81,7 @@ TrackingPersistence/FileSystemCalls.swift @ canImport(Glibc) @ (the ladder above
 TrackingPersistence/FileSystemCalls.swift @ canImport(Musl) @ (the ladder above)
 TrackingPersistence/FileSystemCalls.swift @ canImport(Android) @ (the ladder above)
 TrackingPersistence/FileSystemCalls.swift @ canImport(CRT) @ (the ladder above)
-TrackingPersistence/FileSystemCalls.swift @ canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android) @ `flock` and durable save: apple, Linux build, musl, android · without (no lock, Foundation's atomic write): windows
+TrackingPersistence/FileSystemCalls.swift @ canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android) @ `flock`, reading and durable save: apple, Linux build, musl, android · without (no lock, Foundation's reading and atomic write): windows
 CTrackingSupport/include/CTrackingSupport.h @ defined(__APPLE__) @ `__APPLE__` (`os_unfair_lock`, `pthread_main_np`): clang apple · `_WIN32` (SRW lock): clang windows · `__linux__` (futex): Linux build · else (pthread mutex): clang posix
 CTrackingSupport/include/CTrackingSupport.h @ defined(_WIN32) @ (the ladder above)
 CTrackingSupport/include/CTrackingSupport.h @ defined(__linux__) @ (the ladder above)
@@ -213,8 +213,9 @@ emit_target() {
 emit_files() {
   local name=$1 dir=$2; shift 2
   mkdir -p "$dir"
+  # (A package name, as SwiftPM gives every target: the files may declare `package` symbols.)
   swiftc -emit-module -wmo -parse-as-library -swift-version 6 -warnings-as-errors \
-    -module-name "$name" -module-cache-path "$out/ModuleCache" \
+    -module-name "$name" -package-name swift_tracking -module-cache-path "$out/ModuleCache" \
     -emit-module-path "$dir/$name.swiftmodule" "$@"
 }
 

@@ -60,7 +60,11 @@ func monitorFile(
         return observation
       }
     #elseif os(Linux)
-      if let observation = inotifyMonitor(url: url, queue: queue, onChange: onChange) { return observation }
+      if let observation = inotifyMonitor(
+        url: url, queue: queue, pollingInterval: detection.pollingNanoseconds, onChange: onChange)
+      {
+        return observation
+      }
     #endif
   }
   return pollingMonitor(url: url, interval: detection.pollingNanoseconds, queue: queue, onChange: onChange)
@@ -84,7 +88,7 @@ private struct FileSignature: Equatable {
   }
 }
 
-private func pollingMonitor(
+func pollingMonitor(
   url: URL, interval: UInt64, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void
 ) -> StorageObservation {
   let timer = DispatchSource.makeTimerSource(queue: queue)

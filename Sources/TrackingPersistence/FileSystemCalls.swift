@@ -1,6 +1,7 @@
-// The C-library calls of JSONFileStorage: the lock file's `flock` and the durable
-// replacement of the file (write, `fsync`, `rename`, `fsync` of the directory), and the
-// error they throw. This file does not import Foundation (whose Linux build re-exports
+// The C-library calls of JSONFileStorage: the lock file's `flock`, reading the file,
+// and the durable replacement of the file (write, `fsync`, `rename`, `fsync` of the
+// directory), and the error they throw. Each failure's `errno` is read right after the
+// call that set it, before any other call can change it. This file does not import Foundation (whose Linux build re-exports
 // glibc), so that each system's branch below is type-checked against that system's
 // declarations alone: Darwin by Scripts/check-apple-platforms.sh against
 // TestSupport/AppleStubs/Darwin (Darwin is tested first so that the stub is the one
@@ -28,7 +29,8 @@ public struct POSIXFailure: Error, CustomStringConvertible {
   /// The `errno` value it set.
   public let code: Int32
 
-  init(operation: String, path: String, code: Int32 = errno) {
+  /// `code` must be read right after the call fails: any later call may change `errno`.
+  init(operation: String, path: String, code: Int32) {
     self.operation = operation
     self.path = path
     self.code = code
@@ -44,19 +46,66 @@ public struct POSIXFailure: Error, CustomStringConvertible {
 /// has no `flock` (Windows), there is no lock and saving is left to the caller.
 enum FileSystemCalls {
   /// Runs `body` holding an exclusive lock (`flock`) on the file at `path`, created if
-  /// missing; closing the file releases the lock, also if the process dies. Without
-  /// `flock`, runs `body` unlocked: one process at a time.
-  static func withExclusiveLock<Result>(onFileAt path: String, _ body: () throws -> Result) throws -> Result {
+  /// missing; closing the file releases the lock, also if the process dies. While
+  /// another holder has it, calls `whileBusy`, which waits a little before the next try
+  /// or throws to give up (the caller's deadline). Without `flock`, runs `body`
+  /// unlocked: one process at a time.
+  static func withExclusiveLock<Result>(
+    onFileAt path: String, whileBusy: () throws -> Void, _ body: () throws -> Result
+  ) throws -> Result {
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
       let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path) }
+      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path, code: errno) }
       defer { close(descriptor) }  // closing releases the lock (also if the process dies)
-      while flock(descriptor, LOCK_EX) != 0 {
-        guard errno == EINTR else { throw POSIXFailure(operation: "flock", path: path) }
+      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        let code = errno
+        if code == EINTR { continue }
+        guard code == EWOULDBLOCK else { throw POSIXFailure(operation: "flock", path: path, code: code) }
+        try whileBusy()
       }
       return try body()
     #else
       return try body()
+    #endif
+  }
+
+  /// What reading a file found.
+  enum FileContents {
+    /// The file's bytes.
+    case bytes([UInt8])
+    /// There is no file at the path (or the path runs through a regular file, where
+    /// none can be).
+    case missing
+    /// These calls don't exist here (Windows): the caller reads another way.
+    case unavailable
+  }
+
+  /// Reads the whole file at `path`.
+  /// - Throws: ``POSIXFailure`` with the call's `errno` (`EISDIR` from `read` when the
+  ///   path is a directory, `EACCES` from `open` when the file may not be read).
+  static func contents(ofFileAt path: String) throws -> FileContents {
+    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        let code = errno
+        if code == ENOENT || code == ENOTDIR { return .missing }
+        throw POSIXFailure(operation: "open", path: path, code: code)
+      }
+      defer { close(descriptor) }
+      var bytes: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }  // never empty
+        if count < 0 {
+          let code = errno
+          if code == EINTR { continue }
+          throw POSIXFailure(operation: "read", path: path, code: code)
+        }
+        if count == 0 { return .bytes(bytes) }
+        bytes.append(contentsOf: buffer[0..<count])
+      }
+    #else
+      return .unavailable
     #endif
   }
 
@@ -71,13 +120,13 @@ enum FileSystemCalls {
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
       try writeAndSync(bytes, to: temporaryPath)
       guard rename(temporaryPath, path) == 0 else {
-        let failure = POSIXFailure(operation: "rename", path: path)
+        let failure = POSIXFailure(operation: "rename", path: path, code: errno)
         unlink(temporaryPath)
         throw failure
       }
       // The rename is durable once the directory entry is on disk. A failure here
       // doesn't tear the file, so it isn't reported.
-      let directory = open(directoryPath, O_RDONLY)
+      let directory = open(directoryPath, O_RDONLY | O_CLOEXEC)
       if directory >= 0 {
         _ = fsync(directory)
         close(directory)
@@ -91,20 +140,21 @@ enum FileSystemCalls {
   #if canImport(Darwin) || canImport(Glibc) || canImport(Musl) || canImport(Android)
     private static func writeAndSync(_ buffer: UnsafeRawBufferPointer, to path: String) throws {
       let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path) }
+      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path, code: errno) }
       var failure: POSIXFailure?
       var offset = 0
       while offset < buffer.count {
         let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
-          if errno == EINTR { continue }
-          failure = POSIXFailure(operation: "write", path: path)
+          let code = errno
+          if code == EINTR { continue }
+          failure = POSIXFailure(operation: "write", path: path, code: code)
           break
         }
         offset += written
       }
       if failure == nil, fsync(descriptor) != 0 {
-        failure = POSIXFailure(operation: "fsync", path: path)
+        failure = POSIXFailure(operation: "fsync", path: path, code: errno)
       }
       close(descriptor)
       if let failure {

@@ -1,275 +1,381 @@
 import Foundation
 import Tracking
 
-/// The model's side of persistence, on the model's actor: records the model's changes
-/// as patches for the writer, and merges the stored values the writer posts back into
-/// the live model.
+/// The model's side of persistence, on the model's actor: turns the model's changes
+/// into patches for the writer, keeps the status, and merges the stored values the
+/// writer posts back into the live model (see ModelSync+Merge.swift) — including the
+/// first one, when the storage could not be read at launch.
 ///
-/// **State.** `local` is the model's encoding as last recorded, split by property.
-/// `unsaved` names the properties changed here whose newest change the storage has not
-/// yet acknowledged, with the generation of that change.
+/// **State.** `local` is the model's encoding as last encoded, split by top-level
+/// property. `unsaved` names the properties changed here whose newest change the
+/// storage has not yet acknowledged, with the generation of that change. Changes not
+/// yet encoded are the ``ChangeRecorder``'s marks.
 ///
-/// **Merging a stored value.** Every property takes the stored value, except the
-/// unsaved ones, which keep the local value (their write is on its way and, committing
-/// later, wins). If that differs from `local`, a model is decoded from it and handed to
-/// `reload`, so only properties whose values differ are set. The model's own writes
-/// come back as values equal to `local`: nothing happens. A stored value the model
-/// can't read is moved aside and replaced with the good state (see
-/// ``replaceUnreadable(_:document:error:)``); the model keeps its state.
+/// **Cost of a change.** A change marks its top-level key (the recorder's observation
+/// runs inside its `willSet`) and tells the writer's schedule; nothing is encoded. At
+/// the end of the transaction (for a write due now), or when the writer asks (a
+/// debounce or throttle that is due), the marked properties — and the model's keys that
+/// no tracked property stands for — are encoded, each alone, and compared with `local`:
+/// the actor's work is proportional to the changed properties, not to the model.
 ///
-/// Isolation: every method runs on the model's actor (``Persisted`` calls them there).
-final class ModelSync<Model: Codable & AnyObject> {
+/// Isolation: every method runs on the model's actor (``Persisted`` calls them there;
+/// the hops it schedules run there).
+final class ModelSync<Model: Trackable & Codable> {
+  /// Where saving stands: before the stored value could be read, running, or off.
+  enum Phase {
+    /// The storage could not be read: nothing is written until it is. `baseline` is
+    /// the model's encoding at launch (the changes since are the keys that differ).
+    case unrestored(PersistenceError, transient: Bool, baseline: StoredDocument)
+    case running
+    /// Saving is off for this run, to keep what is stored.
+    case disabled(PersistenceError)
+  }
+
   let model: Model
   let writer: PersistenceWriter
-  private let inbox: SyncInbox
-  private let schema: PersistenceSchema<Model>?
-  private let reload: ((Model, Model) -> Void)?
-  private let onError: @Sendable (PersistenceError) -> Void
-  private let encoder: JSONEncoder
+  let inbox: SyncInbox
+  let storage: any PersistenceStorage
+  let schema: PersistenceSchema<Model>?
+  let reload: ((Model, Model) -> Void)?
+  let onError: @Sendable (PersistenceError) -> Void
+  let actor: any Actor
+  let statusCell: StatusCell
+  private let fieldEncoder = FieldEncoder()
+  let recorder: ChangeRecorder
 
-  private var local = StoredDocument()
-  private var unsaved: [String: Int] = [:]
+  private(set) var phase: Phase = .running
+  var local = StoredDocument()
+  var unsaved: [String: Int] = [:]
   private var generation = 0
   private var lastSequence = 0
-  private var reportedIncomplete: Set<String> = []
-  private(set) var reloadCount = 0
-  /// Set when another writer stored a newer schema version: nothing more is written.
-  private(set) var isStopped = false
+  var reportedIncomplete: Set<String> = []
+  var reloadCount = 0
+  /// The model's encoding is not a flat object of properties: it is encoded whole.
+  private var encodesWhole = false
+  /// The top-level keys the model's encoding visits.
+  private var knownKeys: Set<String> = []
+  /// The top-level keys no tracked property of the model is named after (untracked
+  /// stored properties, keys a custom `encode(to:)` computes): encoded with every change.
+  private var untrackedKeys: Set<String> = []
+  private var writeError: PersistenceError?
+  private var status: PersistenceStatus
+  private var hopScheduled = false
+  private var writeAtEndOfTransaction = false
+  /// Set while `reload` runs: its changes are the stored values, not changes to save.
+  var isReloading = false
 
   init(
-    model: Model, writer: PersistenceWriter, inbox: SyncInbox, schema: PersistenceSchema<Model>?,
-    reload: ((Model, Model) -> Void)?, onError: @escaping @Sendable (PersistenceError) -> Void
+    model: Model, writer: PersistenceWriter, inbox: SyncInbox, storage: any PersistenceStorage,
+    schema: PersistenceSchema<Model>?, reload: ((Model, Model) -> Void)?, actor: any Actor,
+    onError: @escaping @Sendable (PersistenceError) -> Void
   ) {
     self.model = model
     self.writer = writer
     self.inbox = inbox
+    self.storage = storage
     self.schema = schema
     self.reload = reload
+    self.actor = actor
     self.onError = onError
-    encoder = JSONEncoder()
-    // Sorted keys: equal states encode to equal bytes, property by property.
-    encoder.outputFormatting = [.sortedKeys]
+    status = .saved
+    statusCell = StatusCell(.saved)
+    recorder = ChangeRecorder(actor: actor)
+    recorder.onMark = { [unowned self] in marked() }
   }
 
-  /// Takes the restored state as the starting point, and writes what must be written
-  /// at once: the whole model when nothing was stored (the defaults: only properties
-  /// no other writer stored meanwhile), or the migrated model.
-  func start(restoredFrom stored: StoredDocument?, migrated: Bool) {
-    guard let encoded = encodeModel() else { return }
+  // MARK: Starting
+
+  /// Starts from what restoring at launch produced: observes the model, and writes
+  /// what must be written at once — the defaults when nothing was stored (only the
+  /// properties no other writer stored meanwhile), or the migrated model — whatever
+  /// the save policy (it still opens a throttle window).
+  func start(_ outcome: Restore<Model>.State) {
+    let encoded = encodeWholeReporting(model) ?? StoredDocument()
     local = encoded
-    if stored != nil, !migrated { return }
-    let base = stored ?? StoredDocument()
-    var patch = Patch()
-    for key in encoded.changedKeys(comparedTo: base) {
-      patch[key] = encoded.fields[key].map { stored == nil ? .setIfAbsent($0) : .set($0) } ?? .remove
+    recorder.start(model, keys: knownKeys)
+    switch outcome {
+    case .restored(let stored, let migrated):
+      writer.restored(from: stored)
+      if stored == nil || migrated {
+        var patch = Patch()
+        for key in encoded.changedKeys(comparedTo: stored ?? StoredDocument()) {
+          if let stored {
+            patch[key] = change(to: encoded.fields[key], from: stored.fields[key])
+          } else {
+            patch[key] = encoded.fields[key].map(FieldChange.setIfAbsent)
+          }
+        }
+        _ = writer.changed()
+        submit(patch, writeNow: true)
+      }
+    case .unavailable(let error, let transient):
+      phase = .unrestored(error, transient: transient, baseline: encoded)
+      if transient { writer.probeUntilAvailable() }
+    case .disabled(let error):
+      phase = .disabled(error)
     }
-    submit(patch)
+    updateStatus()
   }
 
-  /// Encodes the model and submits the properties that changed since the last call.
-  /// Run inside a tracking scope, it also observes everything the encoding reads.
+  /// Stops observing the model.
+  func stop() {
+    recorder.stop()
+  }
+
+  // MARK: Recording changes
+
+  /// Whether anything is not stored yet: changes not encoded, patches not written, or
+  /// everything (the stored value was never read, or saving is off).
+  var hasUnsavedChanges: Bool {
+    guard case .running = phase else { return true }
+    return recorder.hasChanges || writer.hasPendingChanges
+  }
+
+  /// Whether the model changed since launch while nothing could be saved (the stored
+  /// value was never read, or saving is off): those changes are lost when it goes away.
+  var hasChangesThatCannotBeSaved: Bool {
+    switch phase {
+    case .running: return false
+    case .disabled: return recorder.hasChanges
+    case .unrestored(_, _, let baseline):
+      _ = encodeMarked()
+      return local != baseline
+    }
+  }
+
+  /// Why nothing can be saved now, if so.
+  var blockingError: PersistenceError? {
+    switch phase {
+    case .running: nil
+    case .unrestored(let error, _, _), .disabled(let error): error
+    }
+  }
+
+  /// Encodes the marked changes and hands them to the writer (writing at once with
+  /// `writeNow`). Before the stored value was read, only `local` is brought up to date.
   @discardableResult
-  func record() -> PersistenceError? {
-    recordReadsOfAllTrackedProperties(in: model)
-    guard !isStopped else { return nil }
-    let encoded: StoredDocument
-    switch encode(model) {
-    case .success(let document): encoded = document
-    case .failure(let error):
-      onError(error)
-      return error
+  func record(writeNow: Bool = false) -> PersistenceError? {
+    switch phase {
+    case .disabled: return nil
+    case .unrestored:
+      if case .failure(let error) = encodeMarked() { return error }
+      return nil
+    case .running:
+      switch encodeMarked() {
+      case .failure(let error): return error
+      case .success(let patch):
+        if !patch.isEmpty || writeNow { submit(patch, writeNow: writeNow) }
+        return nil
+      }
     }
-    let changed = encoded.changedKeys(comparedTo: local)
-    guard !changed.isEmpty else { return nil }
-    var patch = Patch()
-    for key in changed { patch[key] = encoded.fields[key].map(FieldChange.set) ?? .remove }
-    local = encoded
-    submit(patch)
-    return nil
   }
 
-  /// Applies what the writer posted: acknowledgements, then the newest stored value.
+  func submit(_ patch: Patch, writeNow: Bool) {
+    guard case .running = phase else { return }
+    if !patch.isEmpty {
+      generation += 1
+      for key in patch.keys { unsaved[key] = generation }
+    }
+    writer.submit(patch, generation: generation, writeNow: writeNow)
+  }
+
+  /// A change was marked (inside its `willSet`, on the actor): tell the schedule, and
+  /// make sure the end of the transaction is handled (a write due now, the status).
+  /// Reads no tracked property: this runs inside the recorder's observation.
+  private func marked() {
+    // Before the stored value is read (or with saving off) nothing is scheduled: the
+    // marks wait, and `hasUnsavedChanges` is true anyway.
+    guard !isReloading, case .running = phase else { return }
+    if writer.changed() { writeAtEndOfTransaction = true }
+    guard !hopScheduled, writeAtEndOfTransaction || status != .saving else { return }
+    hopScheduled = true
+    let work = UncheckedSendable<() -> Void>({ [weak self] in self?.transactionEnded() })
+    let actor = actor
+    Task { await runOnActor(actor, work) }
+  }
+
+  private func transactionEnded() {
+    hopScheduled = false
+    if writeAtEndOfTransaction {
+      writeAtEndOfTransaction = false
+      record(writeNow: true)
+    }
+    updateStatus()
+  }
+
+  /// Applies what the writer posted: a request to encode, the storage being back,
+  /// acknowledgements and write outcomes, then the newest stored value.
   func processInbox() {
-    record()  // local changes not yet recorded must count as unsaved before merging
-    let (snapshot, acknowledged) = inbox.take()
-    unsaved = unsaved.filter { $0.value > acknowledged }
-    guard let snapshot, snapshot.sequence > lastSequence else { return }
-    lastSequence = snapshot.sequence
-    merge(snapshot.data)
+    let news = inbox.take()
+    if news.restoreReady, case .unrestored = phase { _ = restoreNow() }
+    if news.encodeRequested { record(writeNow: true) }
+    unsaved = unsaved.filter { $0.value > news.acknowledged }
+    if let outcome = news.writeOutcome { writeError = outcome }
+    if let snapshot = news.snapshot, snapshot.sequence > lastSequence {
+      lastSequence = snapshot.sequence
+      if snapshot.needsMerge { merge(snapshot.data) }
+    }
+    updateStatus()
   }
 
-  private func submit(_ patch: Patch) {
-    guard !patch.isEmpty, !isStopped else { return }
-    generation += 1
-    for key in patch.keys { unsaved[key] = generation }
-    writer.submit(patch, generation: generation)
+  /// Sets the status (notifying its observers) if it changed.
+  func updateStatus() {
+    let now: PersistenceStatus
+    switch phase {
+    case .disabled(let error): now = .disabled(error)
+    case .unrestored(let error, let transient, _): now = transient ? .restoring(lastError: error) : .failed(error)
+    case .running:
+      if let writeError {
+        now = .failed(writeError)
+      } else if recorder.hasChanges || !unsaved.isEmpty || writer.hasPendingChanges {
+        now = .saving
+      } else {
+        now = .saved
+      }
+    }
+    guard now != status else { return }
+    status = now
+    statusCell.value = now
   }
 
-  // MARK: Merging a stored value
+  /// Saving is off from now on (another writer stored a newer schema version).
+  func disable(_ error: PersistenceError) {
+    phase = .disabled(error)
+    updateStatus()
+  }
 
-  private func merge(_ data: Data?) {
-    guard let reload, !isStopped else { return }
-    guard let data else {
-      // The value was deleted: store the model's state again.
+  // MARK: Restoring after launch
+
+  /// Tries to read the stored value again (the storage was unavailable at launch), and
+  /// merges it into the model: what changed here since launch keeps its local value
+  /// and is written; the rest takes the stored value (a ``ReloadableModel``). Returns
+  /// the failure if it is still unavailable (or saving is now off).
+  func restoreNow() -> PersistenceError? {
+    guard case .unrestored(_, _, let baseline) = phase else { return blockingError }
+    _ = encodeMarked()  // `local` is the model as it is now
+    let timeout = storage.timeout
+    let outcome = Restore<Model>.run(load: { try writer.load(timeout: timeout) }, from: storage, schema: schema)
+    switch outcome.state {
+    case .unavailable(let error, let transient):
+      phase = .unrestored(error, transient: transient, baseline: baseline)
+      if transient { writer.probeUntilAvailable() }
+      updateStatus()
+      return error
+    case .disabled(let error):
+      onError(error)
+      disable(error)
+      return error
+    case .restored(let stored, let migrated):
+      if let error = outcome.error { onError(error) }  // a value moved aside
+      phase = .running
+      writer.restored(from: stored)
+      let changedHere = local.changedKeys(comparedTo: baseline)
       var patch = Patch()
-      for (key, value) in local.fields { patch[key] = .setIfAbsent(value) }
-      submit(patch)
-      return
-    }
-    let remote: StoredDocument
-    do {
-      remote = try StoredDocument(parsing: data)
-    } catch {
-      replaceUnreadable(data, document: local, error: { .corrupt(underlying: error, movedTo: $0) })
-      return
-    }
-    var merged = remote
-    for key in unsaved.keys { merged.fields[key] = local.fields[key] }
-    guard merged != local else { return }  // our own write, or nothing new
-
-    let version: Int
-    do {
-      version = try storedSchemaVersion(of: remote)
-    } catch {
-      replaceUnreadable(data, document: local, error: mismatch(error))
-      return
-    }
-    let supported = schema?.version ?? 0
-    if version > supported {
-      isStopped = true
-      onError(.newerSchemaVersion(stored: version, supported: supported))
-      return
-    }
-    guard let decoded = decode(merged, storedVersion: version, data: data) else { return }
-    let newer = decoded.model
-    if let error = decoded.firstError {
-      // Keep the readable part of the other writer's value; replace the rest with ours.
-      var replacement = remote
-      for key in decoded.repairedKeys { replacement.fields[key] = local.fields[key] }
-      replaceUnreadable(data, document: replacement, error: mismatch(error))
-    }
-    guard let target = encodeModel(newer) else { return }
-    if target != local {
-      reload(model, newer)
-      reloadCount += 1
-      guard let after = encodeModel() else { return }
-      let missed = Set(after.changedKeys(comparedTo: target)).subtracting(reportedIncomplete)
-      if !missed.isEmpty {
-        reportedIncomplete.formUnion(missed)
-        onError(.reloadIncomplete(properties: missed.sorted()))
+      if let stored {
+        let target = migrated ? (outcome.model.flatMap(encodeWholeReporting) ?? stored) : stored
+        for key in changedHere { unsaved[key] = generation + 1 }  // kept local by the merge
+        merge(target.serialized())
+        for key in changedHere { patch[key] = change(to: local.fields[key], from: baseline.fields[key]) }
+        if migrated {
+          for key in local.changedKeys(comparedTo: stored) where patch[key] == nil {
+            patch[key] = change(to: local.fields[key], from: stored.fields[key])
+          }
+        }
+      } else {
+        for (key, value) in local.fields {
+          patch[key] = changedHere.contains(key) ? .set(value, base: nil) : .setIfAbsent(value)
+        }
       }
-      local = after
-    }
-    if version < supported {
-      // Another writer stored an older version: write the migrated form back.
-      var patch = Patch()
-      for key in local.changedKeys(comparedTo: remote) {
-        patch[key] = local.fields[key].map(FieldChange.set) ?? .remove
-      }
-      submit(patch)
-    }
-  }
-
-  /// A model decoded from a merged document; properties that didn't decode took their
-  /// local values (`repairedKeys`, the first failure being `firstError`).
-  private struct Decoded {
-    var model: Model
-    var repairedKeys: [String] = []
-    var firstError: DecodingError?
-  }
-
-  /// Decodes the merged document, migrating it if it is of an older version. A property
-  /// that doesn't decode takes its local value; a value that can't be read at all is
-  /// replaced whole, and `nil` is returned.
-  private func decode(_ merged: StoredDocument, storedVersion: Int, data: Data) -> Decoded? {
-    let supported = schema?.version ?? 0
-    if storedVersion < supported, let schema {
-      do {
-        return Decoded(model: try schema.migrate(StoredModelValue(version: storedVersion, data: merged.serialized())))
-      } catch {
-        replaceUnreadable(
-          data, document: local,
-          error: { .migrationFailed(underlying: error, fromVersion: storedVersion, movedTo: $0) })
-        return nil
-      }
-    }
-    var attempt = merged
-    var repairedKeys: [String] = []
-    var firstError: DecodingError?
-    // Each round repairs one property, so there are at most as many rounds as properties.
-    for _ in 0...merged.fields.count {
-      do {
-        let model = try JSONDecoder().decode(Model.self, from: attempt.serialized())
-        return Decoded(model: model, repairedKeys: repairedKeys, firstError: firstError)
-      } catch let error as DecodingError {
-        if firstError == nil { firstError = error }
-        guard let key = error.topLevelKey, !repairedKeys.contains(key), attempt.fields[key] != local.fields[key]
-        else { break }
-        attempt.fields[key] = local.fields[key]
-        repairedKeys.append(key)
-      } catch {
-        replaceUnreadable(data, document: local, error: { .corrupt(underlying: error, movedTo: $0) })
-        return nil
-      }
-    }
-    // Not a matter of single properties (or every round failed): replace it whole.
-    if let firstError { replaceUnreadable(data, document: local, error: mismatch(firstError)) }
-    return nil
-  }
-
-  private func mismatch(_ error: any Error) -> (QuarantineLocation) -> PersistenceError {
-    if let decodingError = error as? DecodingError {
-      return { .schemaMismatch(underlying: decodingError, movedTo: $0) }
-    }
-    return { .corrupt(underlying: error, movedTo: $0) }
-  }
-
-  /// Asks the writer to move `data` aside (if it is still what is stored) and store
-  /// `document`; reports `error` with the place it went.
-  private func replaceUnreadable(
-    _ data: Data, document: StoredDocument, error: @escaping (QuarantineLocation) -> PersistenceError
-  ) {
-    let onError = onError
-    let makeError = UncheckedSendable(error)  // only called once, by the writer, to build the value it reports
-    writer.replaceUnreadable(data, reason: "unreadable value from another writer", with: document.serialized()) {
-      onError(makeError.value($0))
+      _ = writer.changed()
+      submit(patch, writeNow: true)
+      updateStatus()
+      return nil
     }
   }
 
   // MARK: Encoding
 
-  private func encodeModel(_ value: Model? = nil) -> StoredDocument? {
-    switch encode(value ?? model) {
-    case .success(let document): return document
-    case .failure(let error):
-      onError(error)
+  /// Encodes the marked properties; the patch of those whose encoding changed (with
+  /// the values they were changed from as bases). On failure the marks stay, and the
+  /// failure is reported.
+  func encodeMarked() -> Result<Patch, PersistenceError> {
+    let changes = recorder.take()
+    guard !changes.isEmpty else { return .success([:]) }
+    var patch = Patch()
+    do {
+      if !encodesWhole, !changes.everything {
+        let selection = changes.keys.union(untrackedKeys)
+        if let encoded = try fieldEncoder.encode(model, keys: .keys(selection)) {
+          if !encoded.visited.isSubset(of: knownKeys) { learn(keys: knownKeys.union(encoded.visited)) }
+          for key in selection where encoded.values[key] != local.fields[key] {
+            patch[key] = change(to: encoded.values[key], from: local.fields[key])
+            local.fields[key] = encoded.values[key]
+          }
+          recorder.rewatch(properties: selection)
+          return .success(patch)
+        }
+        encodesWhole = true  // not splittable by property: from now on, whole
+      }
+      let encoded = try encodeWhole(model)
+      for key in encoded.changedKeys(comparedTo: local) {
+        patch[key] = change(to: encoded.fields[key], from: local.fields[key])
+      }
+      local = encoded
+      recorder.rewatch(properties: nil)
+      return .success(patch)
+    } catch {
+      recorder.restore(changes)
+      let failure = PersistenceError.encodingFailed(underlying: error)
+      onError(failure)
+      return .failure(failure)
+    }
+  }
+
+  /// Encodes `value` whole, split by top-level property, with the schema version.
+  /// (For the live model, also learns its keys.)
+  func encodeWhole(_ value: Model) throws -> StoredDocument {
+    var document = StoredDocument()
+    if !encodesWhole, let fields = try fieldEncoder.encode(value, keys: .all) {
+      document.fields = fields.values
+      if value === model { learn(keys: fields.visited) }
+    } else {
+      encodesWhole = true
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      document = try StoredDocument(parsing: try encoder.encode(value))
+      if value === model { learn(keys: Set(document.fields.keys)) }
+    }
+    if let schema, document.fields[StoredDocument.wholeValueKey] == nil {
+      document.fields[schemaVersionKey] = Data("\(schema.version)".utf8)
+    }
+    return document
+  }
+
+  /// ``encodeWhole(_:)``, reporting a failure (`nil`).
+  func encodeWholeReporting(_ value: Model) -> StoredDocument? {
+    do {
+      return try encodeWhole(value)
+    } catch {
+      onError(.encodingFailed(underlying: error))
       return nil
     }
   }
 
-  private func encode(_ value: Model) -> Result<StoredDocument, PersistenceError> {
-    do {
-      var document = try StoredDocument(parsing: try encoder.encode(value))
-      if let schema, document.fields[StoredDocument.wholeValueKey] == nil {
-        document.fields[schemaVersionKey] = Data("\(schema.version)".utf8)
-      }
-      return .success(document)
-    } catch {
-      return .failure(.encodingFailed(underlying: error))
-    }
+  /// The model's encoding has the top-level keys `keys`: the recorder marks by them,
+  /// and those no tracked property is named after are encoded with every change.
+  private func learn(keys: Set<String>) {
+    knownKeys = keys
+    recorder.update(keys: keys)
+    let tracked = Set(TrackedObject(model).levels.flatMap(\.names))
+    untrackedKeys = keys.subtracting(tracked).subtracting([schemaVersionKey])
+  }
+
+  private func change(to value: Data?, from base: Data?) -> FieldChange {
+    value.map { .set($0, base: base) } ?? .remove(base: base)
   }
 }
 
-extension DecodingError {
-  /// The top-level property the error is about, if it is about one.
-  fileprivate var topLevelKey: String? {
-    switch self {
-    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-      return context.codingPath.first?.stringValue
-    case .keyNotFound(let key, let context):
-      return context.codingPath.first?.stringValue ?? key.stringValue
-    @unknown default:
-      return nil
-    }
-  }
+/// Runs `work` on `actor`.
+func runOnActor(_ actor: isolated any Actor, _ work: UncheckedSendable<() -> Void>) {
+  work.value()
 }

@@ -1,3 +1,5 @@
+import Tracking
+
 /// What went wrong while restoring, saving or reloading a persisted model.
 ///
 /// Restore errors (``corrupt(underlying:movedTo:)``, ``schemaMismatch(underlying:movedTo:)``,
@@ -5,8 +7,9 @@
 /// ``newerSchemaVersion(stored:supported:)``,
 /// ``migrationFailed(underlying:fromVersion:movedTo:)``) leave the model at its
 /// defaults. Save errors (``writeFailed(underlying:)``, ``encodingFailed(underlying:)``)
-/// leave the previously saved value in place; the change is retried with the next
-/// change, a reconnect or ``Persisted/flush()``.
+/// leave the previously saved value in place; the change is retried (see
+/// ``PersistenceStatus``). Where saving can't go on, ``Persisted/status`` says so and
+/// ``Persisted/flush()`` throws: saving is never off silently.
 ///
 /// When another writer stores a value the model can't read (a shared storage), the
 /// same ``corrupt(underlying:movedTo:)`` and ``schemaMismatch(underlying:movedTo:)``
@@ -23,13 +26,18 @@ public enum PersistenceError: Error, CustomStringConvertible {
   case schemaMismatch(underlying: DecodingError, movedTo: QuarantineLocation)
 
   /// The storage could not be read. At restore, nothing was moved, and to keep whatever
-  /// is stored there, the model is not saved for the rest of this run. Later (reading
-  /// another writer's change), the model keeps its state and the next report retries.
+  /// is stored there, nothing is saved until it can be read: a transient failure (a
+  /// timeout, a server down) is retried in the background with backoff
+  /// (``PersistenceStatus/restoring(lastError:)``), any failure by ``Persisted/flush()``
+  /// (``PersistenceStatus/failed(_:)`` meanwhile); once read, the stored state is merged
+  /// into the model and the changes made meanwhile are written. Later (reading another
+  /// writer's change), the model keeps its state and the next report retries.
   case readFailed(underlying: any Error)
 
   /// The stored value was saved by a newer version of the model (`stored`) than this
   /// build reads (`supported`; see ``PersistenceSchema``). It was not read, and to keep
-  /// it, the model is not saved for the rest of this run.
+  /// it, the model is not saved for the rest of this run
+  /// (``PersistenceStatus/disabled(_:)``).
   case newerSchemaVersion(stored: Int, supported: Int)
 
   /// The stored value of an older version (`fromVersion`) could not be migrated: the
@@ -46,7 +54,8 @@ public enum PersistenceError: Error, CustomStringConvertible {
   case reloadIncomplete(properties: [String])
 
   /// A stored value could not be read (`reading`) and moving it aside failed too
-  /// (`underlying`). To keep it, the model is not saved for the rest of this run.
+  /// (`underlying`). To keep it, nothing is saved until moving it succeeds (retried as
+  /// ``readFailed(underlying:)`` is).
   case quarantineFailed(underlying: any Error, reading: any Error)
 
   /// The model could not be encoded (for example a non-finite floating-point value).
@@ -65,7 +74,7 @@ public enum PersistenceError: Error, CustomStringConvertible {
     case .schemaMismatch(let error, let location):
       "the stored value doesn't match the model (\(error)); it was moved to \(location)"
     case .readFailed(let error):
-      "the stored value could not be read (\(error))"
+      "the stored value could not be read (\(error)); nothing is saved until it can be"
     case .newerSchemaVersion(let stored, let supported):
       "the stored value has schema version \(stored), newer than \(supported); it is kept and saving is off for this run"
     case .migrationFailed(let error, let version, let location):
@@ -75,11 +84,23 @@ public enum PersistenceError: Error, CustomStringConvertible {
     case .reloadIncomplete(let properties):
       "reload(from:) does not assign \(properties.joined(separator: ", ")); they keep their values"
     case .quarantineFailed(let error, let reading):
-      "the stored value could not be read (\(reading)) nor moved aside (\(error)); saving is off for this run"
+      "the stored value could not be read (\(reading)) nor moved aside (\(error)); nothing is saved until it can be"
     case .encodingFailed(let error):
       "the model could not be encoded (\(error)); nothing was written"
     case .writeFailed(let error):
       "the model could not be saved (\(error)); the previous value is intact, the save will be retried"
     }
+  }
+}
+
+extension PersistenceError {
+  /// The default `onError` of ``Persisted``: in debug builds, writes the error to
+  /// standard error as a warning (`warning: TrackingPersistence: …`), where the
+  /// debugger's console shows it; in release builds, nothing. Pass your own handler to
+  /// log errors or show them; ``Persisted/status`` tells the same story as a value.
+  @Sendable public static func warnInDebugBuilds(_ error: PersistenceError) {
+    #if DEBUG
+      writeToStandardError("warning: TrackingPersistence: \(error)\n")
+    #endif
   }
 }

@@ -15,9 +15,21 @@ import Foundation
 /// - ``quarantine(reason:)`` moves the stored value aside without overwriting anything,
 ///   so that a value the app can't read is kept for inspection rather than lost.
 ///
+/// - Every call returns or throws within ``timeout`` seconds (throwing
+///   ``StorageTimeout`` where it gave up waiting for a lock, a busy database or a
+///   server), so that no caller waits without bound.
+///
 /// Calls come from one writer at a time (``Persisted`` serializes them), but possibly
 /// from different threads.
 public protocol PersistenceStorage: Sendable {
+  /// The longest one call waits — for another writer's lock, a busy database, a
+  /// server — before it throws ``StorageTimeout``, in seconds. ``Persisted`` never
+  /// waits longer than this for a call on its actor: ``Persisted/flush()`` throws
+  /// ``StorageTimeout`` instead (and the write goes on in the background).
+  ///
+  /// The default is 5 seconds; the storages of this module take it as a parameter.
+  var timeout: TimeInterval { get }
+
   /// The stored bytes, or `nil` if nothing has been saved yet.
   func load() throws -> Data?
 
@@ -34,6 +46,11 @@ public protocol PersistenceStorage: Sendable {
   /// The bytes of a value that ``quarantine(reason:)`` moved to `location`, or `nil`
   /// if `location` does not belong to this storage or holds nothing.
   func quarantinedData(at location: QuarantineLocation) throws -> Data?
+}
+
+extension PersistenceStorage {
+  /// Five seconds.
+  public var timeout: TimeInterval { 5 }
 }
 
 /// Where ``PersistenceStorage/quarantine(reason:)`` moved a value that could not be read.

@@ -7,6 +7,13 @@
   /// The one connection of a ``PostgreSQLStorage``: made on first use, made again when
   /// it drops, and listening on the storage's channel while anyone observes changes.
   ///
+  /// **Waiting.** Every ``withConnection(_:)`` has a deadline, `timeout` seconds after it
+  /// starts: waiting for another caller's transaction, connecting, and each query of
+  /// `body` all end by then (``StorageTimeout``). The server is also told to give up
+  /// waiting for a row lock a little before (`lock_timeout`), so a lock held by another
+  /// session fails the statement cleanly instead of costing the connection. Failures
+  /// are described by ``PostgreSQLFailure``.
+  ///
   /// **Concurrency.** `transactionLock` is held for a whole ``withConnection(_:)`` (so
   /// one transaction at a time runs on the connection, and only one caller connects);
   /// `state` guards the rest and is never held across input or output. Connecting and
@@ -35,26 +42,43 @@
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let channel: String
-    private let prepare: @Sendable (PostgresConnection) throws -> Void
+    /// Seconds a ``withConnection(_:)`` may take.
+    let timeout: Double
+    /// `host:port`, for messages.
+    private let server: String
+    private let prepare: @Sendable (BoundedConnection) throws -> Void
     private let state = Locked(State())
     private let transactionLock = NSLock()
     private let queue = DispatchQueue(label: "TrackingPersistence.postgresql-reconnect")
 
     init(
-      configuration: PostgresConnection.Configuration, logger: Logger, channel: String,
-      prepare: @escaping @Sendable (PostgresConnection) throws -> Void
+      configuration: PostgresConnection.Configuration, logger: Logger, channel: String, timeout: Double,
+      prepare: @escaping @Sendable (BoundedConnection) throws -> Void
     ) {
       self.configuration = configuration
       self.logger = logger
       self.channel = channel
+      self.timeout = timeout
       self.prepare = prepare
+      server =
+        configuration.host.map { "\($0):\(configuration.port ?? 5432)" } ?? configuration.unixSocketPath
+        ?? "the PostgreSQL server"
     }
 
-    /// Runs `body` with the live connection (connecting first if needed), alone.
-    func withConnection<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
-      transactionLock.lock()
+    /// Runs `body` with the live connection (connecting first if needed), alone, all
+    /// within `timeout` seconds.
+    /// - Throws: ``StorageTimeout``, ``PostgreSQLFailure``, or what `body` throws.
+    func withConnection<Result>(_ body: (BoundedConnection) throws -> Result) throws -> Result {
+      let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1e9))
+      guard transactionLock.lock(before: Date(timeIntervalSinceNow: timeout)) else {
+        throw StorageTimeout(waitingFor: "another transaction of this storage on \(server)", seconds: timeout)
+      }
       defer { transactionLock.unlock() }
-      return try body(try liveConnection())
+      do {
+        return try body(try liveConnection(deadline: deadline))
+      } catch {
+        throw PostgreSQLFailure.describing(error, server: server, user: configuration.username, timeout: timeout)
+      }
     }
 
     /// Adds a change observer; `onPayload` gets each notification's payload, and `nil`
@@ -83,9 +107,9 @@
       connection?.close().whenComplete { _ in }
     }
 
-    /// The connection, connected (and listening, if anyone observes). Called with
-    /// `transactionLock` held.
-    private func liveConnection() throws -> PostgresConnection {
+    /// The connection, connected (and listening, if anyone observes), bounded by
+    /// `deadline`. Called with `transactionLock` held.
+    private func liveConnection(deadline: NIODeadline) throws -> BoundedConnection {
       let (existing, id, isShutDown, isPrepared) = state.withLock { state in
         state.nextConnectionID += 1
         return (state.connection, state.nextConnectionID, state.isShutDown, state.isPrepared)
@@ -93,19 +117,28 @@
       guard !isShutDown else { throw ShutDown() }
       if let existing, !existing.isClosed {
         listenIfObserved(existing)
-        return existing
+        return bounded(existing, deadline)
       }
-      let connection = try blockingResult(
-        of: PostgresConnection.connect(
-          on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger),
-        closingOnTimeout: nil)
-      if !isPrepared {
-        do {
-          try prepare(connection)
-        } catch {
-          connection.close().whenComplete { _ in }
-          throw error
-        }
+      let connecting = PostgresConnection.connect(
+        on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger)
+      let connection: PostgresConnection
+      do {
+        connection = try blockingResult(
+          of: connecting, closingOnTimeout: nil, deadline: deadline, waitingFor: "a connection to \(server)",
+          timeout: timeout)
+      } catch let expired as StorageTimeout {
+        connecting.whenSuccess { $0.close().whenComplete { _ in } }  // made too late: nobody uses it
+        throw expired
+      }
+      do {
+        // A row lock held by another session fails the statement a little before the
+        // deadline (SQLSTATE 55P03), keeping the connection usable.
+        let lockTimeout = max(1, Int(timeout * 800))
+        try bounded(connection, deadline).query(PostgresQuery(unsafeSQL: "SET lock_timeout = \(lockTimeout)"))
+        if !isPrepared { try prepare(bounded(connection, deadline)) }
+      } catch {
+        connection.close().whenComplete { _ in }
+        throw error
       }
       state.withLock { state in
         state.connection = connection
@@ -113,7 +146,12 @@
       }
       connection.closeFuture.whenComplete { [self] _ in lost(connection) }
       listenIfObserved(connection)
-      return connection
+      return bounded(connection, deadline)
+    }
+
+    private func bounded(_ connection: PostgresConnection, _ deadline: NIODeadline) -> BoundedConnection {
+      BoundedConnection(
+        connection: connection, deadline: deadline, logger: logger, server: server, timeout: timeout)
     }
 
     /// Starts a listening task on `connection` unless one runs or nobody observes.
@@ -167,7 +205,7 @@
       }
       guard go else { return }
       do {
-        _ = try withConnection { $0 }
+        try withConnection { _ in }
       } catch {
         logger.debug("reconnecting failed: \(error)")
         state.withLock { $0.reconnectScheduled = true }
@@ -179,43 +217,45 @@
     }
   }
 
-  /// How long a round trip may take before the connection is given up.
-  let postgreSQLTimeout = TimeAmount.seconds(5)
+  /// A connection and the deadline of the work it does for one
+  /// ``PostgreSQLConnection/withConnection(_:)``.
+  struct BoundedConnection {
+    let connection: PostgresConnection
+    let deadline: NIODeadline
+    let logger: Logger
+    let server: String
+    let timeout: Double
 
-  /// The query or connection timed out.
-  struct PostgreSQLTimeout: Error, CustomStringConvertible {
-    var description: String { "no answer from the PostgreSQL server within \(postgreSQLTimeout.nanoseconds / 1_000_000_000) s" }
+    /// Runs `query` and waits for all its rows, until the deadline at most.
+    @discardableResult
+    func query(_ query: PostgresQuery) throws -> PostgresQueryResult {
+      guard !connection.isClosed else {
+        throw PostgreSQLFailure(kind: .connectionLost, message: "the connection to \(server) is closed")
+      }
+      return try blockingResult(
+        of: connection.query(query, logger: logger), closingOnTimeout: connection, deadline: deadline,
+        waitingFor: "an answer from \(server)", timeout: timeout)
+    }
   }
 
-  /// The connection was closed before a query could be sent.
-  struct PostgreSQLConnectionClosed: Error, CustomStringConvertible {
-    var description: String { "the connection to the PostgreSQL server is closed" }
-  }
-
-  /// Waits for `future`, but at most ``postgreSQLTimeout``; then closes `connection`
-  /// (a query without an answer leaves it unusable, and closing it makes it reconnect).
+  /// Waits for `future`, but not past `deadline`; then throws ``StorageTimeout`` and
+  /// closes `connection` (a query without an answer leaves it unusable, and closing it
+  /// makes it reconnect).
   ///
   /// A query written to a connection the server has just closed may never complete, so
   /// no wait here is unbounded.
   func blockingResult<Value: Sendable>(
-    of future: EventLoopFuture<Value>, closingOnTimeout connection: PostgresConnection?
+    of future: EventLoopFuture<Value>, closingOnTimeout connection: PostgresConnection?, deadline: NIODeadline,
+    waitingFor: String, timeout: Double
   ) throws -> Value {
     let bounded = future.eventLoop.makePromise(of: Value.self)
     future.cascade(to: bounded)
-    let timeout = future.eventLoop.scheduleTask(in: postgreSQLTimeout) {
-      bounded.fail(PostgreSQLTimeout())  // ignored if the future completed first
+    let expired = StorageTimeout(waitingFor: waitingFor, seconds: timeout)
+    let timer = future.eventLoop.scheduleTask(deadline: deadline) {
+      bounded.fail(expired)  // ignored if the future completed first
       connection?.close().whenComplete { _ in }
     }
-    defer { timeout.cancel() }
+    defer { timer.cancel() }
     return try bounded.futureResult.wait()
-  }
-
-  extension PostgresConnection {
-    /// Runs `query` and waits for all its rows, at most ``postgreSQLTimeout``.
-    @discardableResult
-    func blockingQuery(_ query: PostgresQuery, logger: Logger) throws -> PostgresQueryResult {
-      guard !isClosed else { throw PostgreSQLConnectionClosed() }
-      return try blockingResult(of: self.query(query, logger: logger), closingOnTimeout: self)
-    }
   }
 #endif

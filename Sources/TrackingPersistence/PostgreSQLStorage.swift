@@ -16,13 +16,21 @@
   /// per key: `key text PRIMARY KEY, value text` (the model's JSON, `NULL` when nothing
   /// is stored), `version bigint` (counts the row's commits), `saved_at timestamptz`.
   /// `<table>_quarantine` keeps moved-aside values with the reason. Both are created
-  /// if missing.
+  /// if missing. A key is any text without a NUL character (PostgreSQL's `text` can't
+  /// hold one): spaces, quotes and any Unicode are fine.
   ///
   /// **Writes.** ``update(_:)`` is one transaction that locks the row (`SELECT … FOR
   /// UPDATE`), so updates of one key are serialized in commit order, and ``Persisted``'s
   /// property-by-property merge inside it makes the last committed change of each
-  /// property win. The transaction ends with `pg_notify('<table>', '<key> <version>
-  /// <instance>')`, delivered to listeners when it commits.
+  /// property win. The transaction ends with `pg_notify('<table>', '<version> <instance>
+  /// <key>')`, delivered to listeners when it commits: the key comes last, so it may
+  /// contain spaces (a key longer than 1 000 bytes is left out, and every listener
+  /// reads the row again).
+  ///
+  /// **Waiting.** A call takes at most ``timeout`` seconds — waiting for the storage's
+  /// connection, connecting, every round trip, and a row lock held by another session
+  /// included — then throws ``StorageTimeout``. Other failures are
+  /// ``PostgreSQLFailure``s, which say what failed (refused, login, lost, SQLSTATE).
   ///
   /// **Changes and reconnection.** ``observeChanges(_:)`` listens on the channel `<table>`
   /// and reports other instances' notifications for this key. When the connection drops,
@@ -32,8 +40,8 @@
   /// failed meanwhile are retried. Nothing acknowledged is lost.
   ///
   /// **Threads.** The methods block the calling thread for the round trips (``Persisted``
-  /// calls them on its background queue, except the read at restore). One connection
-  /// serves a storage; its transactions are serialized.
+  /// calls them on its background queue). One connection serves a storage; its
+  /// transactions are serialized.
   public final class PostgreSQLStorage: SharedPersistenceStorage {
     /// How the storage connects.
     public let configuration: PostgresConnection.Configuration
@@ -41,6 +49,8 @@
     public let key: String
     /// The table holding the values; also the notification channel.
     public let table: String
+    /// The longest a call takes, in seconds, before it throws ``StorageTimeout``.
+    public let timeout: TimeInterval
     /// The table holding moved-aside values: `<table>_quarantine`.
     public var quarantineTable: String { "\(table)_quarantine" }
 
@@ -49,20 +59,30 @@
     private let connection: PostgreSQLConnection
 
     /// A storage reached with `configuration`, under `key`. Connects on first use.
+    /// - Parameters:
+    ///   - configuration: How to connect.
+    ///   - key: The row's key: one per persisted model.
+    ///   - table: The table holding the values (created if missing); also the channel.
+    ///   - timeout: The longest a call takes, in seconds.
+    /// - Throws: ``InvalidKey`` if `key` contains a NUL character.
     public init(
-      configuration: PostgresConnection.Configuration, key: String, table: String = "tracking_persistence"
-    ) {
+      configuration: PostgresConnection.Configuration, key: String, table: String = "tracking_persistence",
+      timeout: TimeInterval = 5
+    ) throws {
+      guard !key.utf8.contains(0) else { throw InvalidKey(key: key) }
+      precondition(timeout > 0 && timeout.isFinite, "a timeout is a positive number of seconds, not \(timeout)")
       self.configuration = configuration
       self.key = key
       self.table = table
+      self.timeout = timeout
       var errorsOnly = Logger(label: "TrackingPersistence.PostgreSQLStorage")
       errorsOnly.logLevel = .error
       let logger = errorsOnly
       self.logger = logger
       let quarantineTable = "\(table)_quarantine"
-      connection = PostgreSQLConnection(configuration: configuration, logger: logger, channel: table) { connection in
-        try Self.createTables(table: table, quarantineTable: quarantineTable, on: connection, logger: logger)
-      }
+      connection = PostgreSQLConnection(
+        configuration: configuration, logger: logger, channel: table, timeout: timeout
+      ) { try Self.createTables(table: table, quarantineTable: quarantineTable, on: $0) }
     }
 
     /// A storage at a `postgres://user:password@host:port/database` URL (TLS off: for
@@ -72,9 +92,11 @@
     ///   - key: The row's key: one per persisted model.
     ///   - table: The table holding the values (created if missing); also the channel.
     ///   - applicationName: Shown in `pg_stat_activity`, to tell connections apart.
-    /// - Throws: ``InvalidURL`` if `url` is not a PostgreSQL URL.
+    ///   - timeout: The longest a call takes, in seconds.
+    /// - Throws: ``InvalidURL`` if `url` is not a PostgreSQL URL; ``InvalidKey``.
     public convenience init(
-      url: String, key: String, table: String = "tracking_persistence", applicationName: String? = nil
+      url: String, key: String, table: String = "tracking_persistence", applicationName: String? = nil,
+      timeout: TimeInterval = 5
     ) throws {
       guard let components = URLComponents(string: url),
         ["postgres", "postgresql"].contains(components.scheme), let host = components.host,
@@ -87,15 +109,25 @@
       if let applicationName {
         configuration.options.additionalStartupParameters.append(("application_name", applicationName))
       }
-      self.init(configuration: configuration, key: key, table: table)
+      try self.init(configuration: configuration, key: key, table: table, timeout: timeout)
     }
 
-    /// A URL that ``init(url:key:table:applicationName:)`` can't use.
+    /// A URL that ``init(url:key:table:applicationName:timeout:)`` can't use.
     public struct InvalidURL: Error, CustomStringConvertible {
       /// The URL as given.
       public let url: String
       /// What is expected.
       public var description: String { "not a postgres://user[:password]@host[:port]/database URL: \(url)" }
+    }
+
+    /// A key PostgreSQL can't store: it contains a NUL character.
+    public struct InvalidKey: Error, CustomStringConvertible {
+      /// The key as given.
+      public let key: String
+      /// What is wrong.
+      public var description: String {
+        "a PostgreSQL storage key can't contain a NUL character: \(key.debugDescription)"
+      }
     }
 
     /// Closes the connection and stops the change reports for good.
@@ -128,8 +160,7 @@
     public func quarantinedData(at location: QuarantineLocation) throws -> Data? {
       guard case .databaseRow(let rowTable, let id) = location, rowTable == quarantineTable else { return nil }
       return try connection.withConnection { connection in
-        let rows = try connection.blockingQuery(
-          "SELECT value FROM \(unescaped: quoted(quarantineTable)) WHERE id = \(id)", logger: logger)
+        let rows = try connection.query("SELECT value FROM \(unescaped: quoted(quarantineTable)) WHERE id = \(id)")
         return try rows.first?.decode(String?.self).map { Data($0.utf8) }
       }
     }
@@ -155,13 +186,11 @@
     /// Listens for other instances' changes of this key (and reports a change after
     /// every reconnection).
     public func observeChanges(_ onChange: @escaping @Sendable () -> Void) throws -> StorageObservation {
-      let key = key
-      let instance = instance
+      let notification = ChangeNotification(key: key, instance: instance)
       let id = connection.addObserver { payload in
-        // `nil`: listening (re)started. Otherwise `<key> <version> <instance>`.
+        // `nil`: listening (re)started, so whatever happened meanwhile is read again.
         guard let payload else { return onChange() }
-        let parts = payload.split(separator: " ")
-        guard parts.count == 3, parts[0] == key, parts[2] != instance else { return }
+        if notification.concernsOthers(payload) { return }
         onChange()
       }
       return StorageObservation { [connection] in connection.removeObserver(id) }
@@ -169,14 +198,14 @@
 
     // MARK: Queries
 
-    private func update(_ decide: (Data?) throws -> StoredValueChange, on connection: PostgresConnection) throws
+    private func update(_ decide: (Data?) throws -> StoredValueChange, on connection: BoundedConnection) throws
       -> StoredValueUpdate
     {
-      try connection.blockingQuery(
+      try connection.query(
         """
         INSERT INTO \(unescaped: quoted(table)) (key, value, version) VALUES (\(key), NULL, 0)
         ON CONFLICT (key) DO NOTHING
-        """, logger: logger)
+        """)
       let stored = try select(on: connection, forUpdate: true).value
       switch try decide(stored) {
       case .keep:
@@ -185,44 +214,50 @@
         try write(data, on: connection)
         return StoredValueUpdate(stored: data)
       case .moveAside(let reason, let replacement):
-        let rows = try connection.blockingQuery(
+        let rows = try connection.query(
           """
           INSERT INTO \(unescaped: quoted(quarantineTable)) (key, value, version, reason)
           SELECT key, value, version, \(reason) FROM \(unescaped: quoted(table)) WHERE key = \(key) AND value IS NOT NULL
           RETURNING id
-          """, logger: logger)
-        let location = try rows.first.map { QuarantineLocation.databaseRow(table: quarantineTable, id: try $0.decode(Int64.self)) }
+          """)
+        let location = try rows.first.map {
+          QuarantineLocation.databaseRow(table: quarantineTable, id: try $0.decode(Int64.self))
+        }
         try write(replacement, on: connection)
         return StoredValueUpdate(stored: replacement, movedTo: location)
       }
     }
 
-    private func select(on connection: PostgresConnection, forUpdate: Bool = false) throws -> (value: Data?, version: Int64) {
-      let rows = try connection.blockingQuery(
-        "SELECT value, version FROM \(unescaped: quoted(table)) WHERE key = \(key)\(unescaped: forUpdate ? " FOR UPDATE" : "")", logger: logger)
+    private func select(on connection: BoundedConnection, forUpdate: Bool = false) throws -> (
+      value: Data?, version: Int64
+    ) {
+      let rows = try connection.query(
+        """
+        SELECT value, version FROM \(unescaped: quoted(table)) WHERE key = \(key)\
+        \(unescaped: forUpdate ? " FOR UPDATE" : "")
+        """)
       guard let row = rows.first else { return (nil, 0) }
       let (value, version) = try row.decode((String?, Int64).self)
       return (value.map { Data($0.utf8) }, version)
     }
 
-    private func write(_ data: Data?, on connection: PostgresConnection) throws {
+    private func write(_ data: Data?, on connection: BoundedConnection) throws {
       let text = data.map { String(decoding: $0, as: UTF8.self) }
-      let rows = try connection.blockingQuery(
+      let rows = try connection.query(
         """
         UPDATE \(unescaped: quoted(table)) SET value = \(text), version = version + 1, saved_at = now()
         WHERE key = \(key) RETURNING version
-        """, logger: logger)
+        """)
       let version = try rows.first?.decode(Int64.self) ?? 0
-      try connection.blockingQuery("SELECT pg_notify(\(table), \("\(key) \(version) \(instance)"))", logger: logger)
+      let payload = ChangeNotification(key: key, instance: instance).payload(version: version)
+      try connection.query("SELECT pg_notify(\(table), \(payload))")
     }
 
-    private func run(_ sql: String, on connection: PostgresConnection) throws {
-      try connection.blockingQuery(PostgresQuery(unsafeSQL: sql), logger: logger)
+    private func run(_ sql: String, on connection: BoundedConnection) throws {
+      try connection.query(PostgresQuery(unsafeSQL: sql))
     }
 
-    private static func createTables(
-      table: String, quarantineTable: String, on connection: PostgresConnection, logger: Logger
-    ) throws {
+    private static func createTables(table: String, quarantineTable: String, on connection: BoundedConnection) throws {
       // Serialized by an advisory lock, so instances starting together don't race on `CREATE`.
       let statements = [
         "BEGIN",
@@ -239,11 +274,37 @@
         "COMMIT",
       ]
       do {
-        for sql in statements { try connection.blockingQuery(PostgresQuery(unsafeSQL: sql), logger: logger) }
+        for sql in statements { try connection.query(PostgresQuery(unsafeSQL: sql)) }
       } catch {
-        _ = try? connection.blockingQuery("ROLLBACK", logger: logger)
+        _ = try? connection.query("ROLLBACK")
         throw error
       }
+    }
+  }
+
+  /// The payload of the notification a write sends: `<version> <instance> <key>`. The
+  /// key comes last, so splitting at the first two spaces reads any key back; a key
+  /// longer than ``longestKey`` bytes is left out (PostgreSQL limits a payload to 8 000
+  /// bytes), and listeners of every key read the row again.
+  struct ChangeNotification: Sendable {
+    static let longestKey = 1_000
+
+    let key: String
+    let instance: String
+
+    func payload(version: Int64) -> String {
+      key.utf8.count > Self.longestKey ? "\(version) \(instance)" : "\(version) \(instance) \(key)"
+    }
+
+    /// Whether `payload` is provably about another key, or this instance's own write.
+    /// Anything else — this key, a key too long to name, a payload of an unknown form
+    /// (another version of this library) — is a change to read: a spurious one costs one
+    /// read, a missed one would cost the change.
+    func concernsOthers(_ payload: String) -> Bool {
+      let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+      guard parts.count >= 2, Int64(parts[0]) != nil, UUID(uuidString: String(parts[1])) != nil else { return false }
+      if parts[1] == instance { return true }
+      return parts.count == 3 && parts[2] != key
     }
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads a model from a storage at launch, classifying what can go wrong.
+/// Reads a model from a storage at launch (or later, when the storage was unavailable
+/// at launch), classifying what can go wrong.
 enum Restore<Model: Decodable> {
   /// What restoring produced.
   struct Outcome {
@@ -8,12 +9,22 @@ enum Restore<Model: Decodable> {
     var model: Model?
     /// An error to report.
     var error: PersistenceError?
-    /// Whether saving may go ahead.
-    var mayWrite: Bool
-    /// The stored document the model was read from, if it was read as it is.
-    var stored: StoredDocument?
-    /// Whether the model was migrated from an older version (so it must be written back).
-    var migrated = false
+    /// What happens next.
+    var state: State
+  }
+
+  /// Where restoring leaves saving.
+  enum State {
+    /// Saving may go ahead. `stored`: the document the model was read from (`nil`:
+    /// nothing usable was stored); `migrated`: it was of an older version, so it must
+    /// be written back.
+    case restored(stored: StoredDocument?, migrated: Bool)
+    /// The storage could not be read: nothing may be written until it can (what is
+    /// stored must not be overwritten unseen). Retried in the background if
+    /// `transient`, else when asked.
+    case unavailable(PersistenceError, transient: Bool)
+    /// The stored value must be kept as it is: saving is off for this run.
+    case disabled(PersistenceError)
   }
 
   /// A stored value that can't be read as the model, and why.
@@ -23,16 +34,21 @@ enum Restore<Model: Decodable> {
     case migration(any Error, version: Int)
   }
 
-  static func run(from storage: any PersistenceStorage, schema: PersistenceSchema<Model>?) -> Outcome {
+  /// Restores from `storage`, reading it with `load` (a read bounded by the storage's
+  /// timeout).
+  static func run(
+    load: () throws -> Data?, from storage: any PersistenceStorage, schema: PersistenceSchema<Model>?
+  ) -> Outcome {
     // Another writer may replace an unreadable value while we look at it: start again then.
     for _ in 0..<3 {
       let data: Data?
       do {
-        data = try storage.load()
+        data = try load()
       } catch {
-        return Outcome(model: nil, error: .readFailed(underlying: error), mayWrite: false)
+        let failure = PersistenceError.readFailed(underlying: error)
+        return Outcome(model: nil, error: failure, state: .unavailable(failure, transient: isTransientFailure(error)))
       }
-      guard let data else { return Outcome(model: nil, error: nil, mayWrite: true) }
+      guard let data else { return Outcome(model: nil, error: nil, state: .restored(stored: nil, migrated: false)) }
       let unreadable: Unreadable
       do {
         return try read(data, schema: schema)
@@ -54,7 +70,9 @@ enum Restore<Model: Decodable> {
           case .corrupt(let error), .migration(let error, _): error
           case .mismatch(let error): error
           }
-        return Outcome(model: nil, error: .quarantineFailed(underlying: quarantineError, reading: reading), mayWrite: false)
+        let failure = PersistenceError.quarantineFailed(underlying: quarantineError, reading: reading)
+        return Outcome(
+          model: nil, error: failure, state: .unavailable(failure, transient: isTransientFailure(quarantineError)))
       }
       guard let location else { continue }  // the value changed meanwhile: read again
       let error: PersistenceError =
@@ -63,10 +81,10 @@ enum Restore<Model: Decodable> {
         case .mismatch(let error): .schemaMismatch(underlying: error, movedTo: location)
         case .migration(let error, let version): .migrationFailed(underlying: error, fromVersion: version, movedTo: location)
         }
-      return Outcome(model: nil, error: error, mayWrite: true)
+      return Outcome(model: nil, error: error, state: .restored(stored: nil, migrated: false))
     }
     // The value kept changing under us (other writers repairing it): start from the defaults.
-    return Outcome(model: nil, error: nil, mayWrite: true)
+    return Outcome(model: nil, error: nil, state: .restored(stored: nil, migrated: false))
   }
 
   /// Decodes `data` as the model, migrating it if it is of an older version.
@@ -87,31 +105,30 @@ enum Restore<Model: Decodable> {
     }
     let supported = schema?.version ?? 0
     if version > supported {
-      return Outcome(
-        model: nil, error: .newerSchemaVersion(stored: version, supported: supported), mayWrite: false)
+      let failure = PersistenceError.newerSchemaVersion(stored: version, supported: supported)
+      return Outcome(model: nil, error: failure, state: .disabled(failure))
     }
+    // Decoded from the document, not the raw bytes: one value per key, the last of
+    // any repeated one (see StoredDocument), and no byte order mark.
+    let canonical = document.serialized()
     if version < supported, let schema {
       do {
-        let model = try schema.migrate(StoredModelValue(version: version, data: data))
-        return Outcome(model: model, error: nil, mayWrite: true, stored: document, migrated: true)
+        let model = try schema.migrate(StoredModelValue(version: version, data: canonical))
+        return Outcome(model: model, error: nil, state: .restored(stored: document, migrated: true))
       } catch {
         throw .migration(error, version: version)
       }
     }
     do {
-      let model = try JSONDecoder().decode(Model.self, from: data)
-      return Outcome(model: model, error: nil, mayWrite: true, stored: document)
+      let model = try JSONDecoder().decode(Model.self, from: canonical)
+      return Outcome(model: model, error: nil, state: .restored(stored: document, migrated: false))
+    } catch let error as DecodingError {
+      // Well-formed JSON (it parsed above) that doesn't fit the model — a missing key,
+      // a wrong type, a number no `Double` holds (`1e400`) — is a schema mismatch.
+      throw .mismatch(error)
     } catch {
-      throw classify(error, data: data)
+      throw .corrupt(error)
     }
-  }
-
-  /// Well-formed JSON that doesn't fit the model is a schema mismatch; anything else
-  /// (garbage, a truncated file) is corrupt.
-  private static func classify(_ error: any Error, data: Data) -> Unreadable {
-    let wellFormed = (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
-    if wellFormed, let decodingError = error as? DecodingError { return .mismatch(decodingError) }
-    return .corrupt(error)
   }
 
   /// Moves `data` aside: through an update that checks it is still what is stored, when

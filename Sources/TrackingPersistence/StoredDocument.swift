@@ -10,7 +10,13 @@ import Foundation
 /// indivisible property, ``wholeValueKey``.
 ///
 /// Only the top level is scanned here; the fragments are checked when the model is
-/// decoded from them.
+/// decoded from them. Two rules make every reader agree on what a document says:
+/// - A leading UTF-8 byte order mark is skipped (`JSONDecoder` accepts one too); text
+///   that is not UTF-8 is malformed.
+/// - A key that occurs more than once takes its **last** value. The model is always
+///   decoded from ``serialized()`` (one value per key), never from the raw bytes, so what
+///   is restored, what is merged and what is saved back agree on every platform,
+///   whatever `JSONDecoder` would pick.
 struct StoredDocument: Equatable, Sendable {
   /// The key under which a value that is not a JSON object is kept whole.
   static let wholeValueKey = "\u{0}whole"
@@ -24,7 +30,12 @@ struct StoredDocument: Equatable, Sendable {
 
   /// Splits `data`, or fails with ``Malformed`` if it is not one JSON value.
   init(parsing data: Data) throws(Malformed) {
-    var scanner = JSONScanner(bytes: [UInt8](data))
+    var bytes = [UInt8](data)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // a byte order mark
+    guard Self.isUTF8(bytes) else {
+      throw Malformed(offset: 0, reason: "text that is not UTF-8")
+    }
+    var scanner = JSONScanner(bytes: bytes)
     scanner.skipWhitespace()
     if scanner.peek() == UInt8(ascii: "{") {
       fields = try scanner.objectFields()
@@ -35,6 +46,18 @@ struct StoredDocument: Equatable, Sendable {
     }
     scanner.skipWhitespace()
     guard scanner.isAtEnd else { throw Malformed(offset: scanner.position, reason: "text after the value") }
+  }
+
+  private static func isUTF8(_ bytes: [UInt8]) -> Bool {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: continue
+      case .emptyInput: return true
+      case .error: return false
+      }
+    }
   }
 
   /// The document as JSON: an object with sorted keys (so equal documents are equal
@@ -122,7 +145,7 @@ private struct JSONScanner {
       skipWhitespace()
       let valueStart = position
       try skipValue()
-      fields[key] = Data(bytes[valueStart..<position])  // a repeated key: the last one wins, as in JSONDecoder
+      fields[key] = Data(bytes[valueStart..<position])  // a repeated key: the last one wins (see the type's rules)
       skipWhitespace()
       switch peek() {
       case UInt8(ascii: ","): position += 1
@@ -203,15 +226,30 @@ private struct JSONScanner {
     throw failure("unterminated string")
   }
 
+  /// Moves past a number, as JSON's grammar has it: `-? (0 | [1-9][0-9]*) (. [0-9]+)?
+  /// ([eE] [+-]? [0-9]+)?`. Its magnitude is not checked: `1e400` is well-formed JSON
+  /// (that no `Double` holds), a matter for the model's decoding.
   private mutating func skipNumber() throws(StoredDocument.Malformed) {
-    let start = position
-    while let byte = peek(),
-      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
-        || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-    {
-      position += 1
+    func digits() -> Int {
+      let start = position
+      while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
+      return position - start
     }
-    if position == start { throw failure("a malformed number") }
+    if peek() == UInt8(ascii: "-") { position += 1 }
+    if peek() == UInt8(ascii: "0") {
+      position += 1
+    } else if digits() == 0 {
+      throw failure("a malformed number")
+    }
+    if peek() == UInt8(ascii: ".") {
+      position += 1
+      guard digits() > 0 else { throw failure("a malformed number") }
+    }
+    if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+      position += 1
+      if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
+      guard digits() > 0 else { throw failure("a malformed number") }
+    }
   }
 
   private mutating func skipLiteral(_ literal: String) throws(StoredDocument.Malformed) {

@@ -39,16 +39,20 @@
       scene.query = "tea, run \(run)"
       scene.path.append("results \(run)")
       Narrator.say("changed the scene (one transaction): query \"\(scene.query)\", path \(scene.path)")
+      Narrator.say("status: \(persisted.status) (an observable value: restoring, saved, saving, failed, disabled)")
       // Saved as soon as the main actor is free: no flush needed, no background event.
-      for _ in 0..<1000 where persisted.hasUnsavedChanges || persisted.saveCount == 0 {
+      for _ in 0..<1000 where persisted.status != .saved || persisted.saveCount == 0 {
         try? await Task.sleep(for: .milliseconds(1))
       }
-      Narrator.say("saved on change: \(persisted.saveCount) write(s) to \(file.lastPathComponent)")
+      Narrator.say(
+        "saved on change: \(persisted.saveCount) write(s) to \(file.lastPathComponent); status: \(persisted.status)")
 
       await shareTheFile(file, with: persisted)
 
       do {
-        try persisted.flush()  // what an app does at shutdown: the latest state, now
+        // What an app does at shutdown: the latest state, now. It throws whenever the
+        // changes can't be saved (an unreadable file, a lock held past the timeout…).
+        try persisted.flush()
         Narrator.say("flush at shutdown: \(persisted.saveCount) write(s) in total")
       } catch {
         Narrator.say("flush failed: \(error)")

@@ -70,25 +70,6 @@ struct CorruptInputTests {
     #expect(try storage.quarantinedData(at: firstLocation) == Self.garbage)
     #expect(try storage.quarantinedData(at: secondLocation) == Self.wrongShape)
   }
-
-  @Test func anUnreadableStorageIsNeverOverwritten() throws {
-    let directory = try TemporaryDirectory()
-    let base = JSONFileStorage(url: directory.url.appendingPathComponent("scene.json"))
-    try base.save(Data(#"{"query":"precious","path":[]}"#.utf8))
-    let storage = FaultyStorage(base, failReads: true)
-    let persisted = Persisted(storage: storage) { Scene() }
-
-    guard case .readFailed(let underlying) = persisted.restoreError else {
-      Issue.record("expected a read failure, got \(String(describing: persisted.restoreError))")
-      return
-    }
-    #expect(underlying is FaultyStorage.Fault)
-    #expect(!persisted.isSaving)
-    persisted.model.query = "would overwrite"
-    try persisted.flush()
-    #expect(storage.writeAttempts == 0)
-    #expect(try storedState(base)?.query == "precious")
-  }
 }
 
 @MainActor
@@ -118,8 +99,10 @@ struct FailedWriteTests {
 
     storage.isFailingWrites = false  // space freed: the next change goes through
     persisted.model.path = ["retried"]
-    try await eventually { try storedState(storage) == SceneState(query: "lost?", path: ["retried"]) }
-    #expect(!persisted.hasUnsavedChanges)
+    // (The file is replaced a moment before the writer counts the write as done.)
+    try await eventually {
+      try storedState(storage) == SceneState(query: "lost?", path: ["retried"]) && !persisted.hasUnsavedChanges
+    }
   }
 
   @Test(arguments: Backend.allCases)

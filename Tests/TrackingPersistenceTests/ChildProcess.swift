@@ -12,8 +12,9 @@
     let output = OutputLines()
     private let pipe = Pipe()
 
-    /// Starts the test binary running only the test `entry`, with `variable` set to `value`.
-    init(entry: String, variable: String, value: String) throws {
+    /// Starts the test binary running only the test `entry`, with `variable` set to
+    /// `value`; its standard error joins ``output`` if `capturingStandardError`.
+    init(entry: String, variable: String, value: String, capturingStandardError: Bool = false) throws {
       process.executableURL = URL(
         fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       process.arguments = ["--testing-library", "swift-testing", "--filter", entry]
@@ -23,7 +24,7 @@
       let output = output
       pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
       process.standardOutput = pipe
-      process.standardError = FileHandle.nullDevice
+      process.standardError = capturingStandardError ? pipe : FileHandle.nullDevice
       try process.run()
     }
 

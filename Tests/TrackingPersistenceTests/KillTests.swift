@@ -90,6 +90,18 @@
         lastSeen = state.value
       }
       #expect(lastSeen > 0)
+      // The next writer removes the temporary files a killed save left behind.
+      if backend == .file {
+        try await cleanUpAfterKills(storage: storage, directory: directory.url)
+      }
+    }
+
+    @MainActor private func cleanUpAfterKills(storage: any PersistenceStorage, directory: URL) async throws {
+      let next = Persisted(storage: storage) { Counter() }
+      next.model.value += 1
+      try next.flush()
+      let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      #expect(!names.contains { $0.hasSuffix(".tmp") }, "\(names)")
     }
 
     private func stored(_ storage: any PersistenceStorage) throws -> CounterState? {

@@ -88,8 +88,10 @@ struct SchemaMigrationTests {
     }
     #expect(stored == 3 && supported == 2)
     #expect(!persisted.isSaving)
+    #expect(persisted.status == .disabled(.newerSchemaVersion(stored: 3, supported: 2)))
     persisted.model.query = "would overwrite"
-    try persisted.flush()
+    #expect(throws: PersistenceError.self) { try persisted.flush() }  // saving is off: said, not silent
+    #expect(persisted.hasUnsavedChanges)
     #expect(try storage.load() == newer)
   }
 

@@ -32,7 +32,7 @@ struct StoredDocumentTests {
     let stored = try document(" [1, 2] ")
     #expect(stored.fields == [StoredDocument.wholeValueKey: Data("[1, 2]".utf8)])
     #expect(text(stored.serialized()) == "[1, 2]")
-    let patched = stored.applying([StoredDocument.wholeValueKey: .set(Data("[3]".utf8))])
+    let patched = stored.applying([StoredDocument.wholeValueKey: .set(Data("[3]".utf8), base: Data("[1, 2]".utf8))])
     #expect(text(patched.serialized()) == "[3]")
   }
 
@@ -53,16 +53,65 @@ struct StoredDocumentTests {
   @Test func aPatchSetsRemovesAndFillsOnlyWhatIsMissing() throws {
     let stored = try document(#"{"a":1,"b":2,"c":3}"#)
     let patched = stored.applying([
-      "a": .set(Data("10".utf8)), "b": .remove, "c": .setIfAbsent(Data("30".utf8)),
-      "d": .setIfAbsent(Data("40".utf8)),
+      "a": .set(Data("10".utf8), base: Data("1".utf8)), "b": .remove(base: Data("2".utf8)),
+      "c": .setIfAbsent(Data("30".utf8)), "d": .setIfAbsent(Data("40".utf8)),
     ])
     #expect(text(patched.serialized()) == #"{"a":10,"c":3,"d":40}"#)
     #expect(patched.changedKeys(comparedTo: stored) == ["a", "b", "d"])
   }
 
-  @Test func aNewerPatchReplacesAnOlderOneButDefaultsNeverReplaceAChange() {
-    let older: Patch = ["a": .set(Data("1".utf8)), "b": .set(Data("2".utf8))]
-    let newer: Patch = ["a": .setIfAbsent(Data("0".utf8)), "b": .remove, "c": .set(Data("3".utf8))]
-    #expect(older.updated(with: newer) == ["a": .set(Data("1".utf8)), "b": .remove, "c": .set(Data("3".utf8))])
+  @Test func aNewerPatchReplacesAnOlderOneKeepingItsBaseButDefaultsNeverReplaceAChange() {
+    let (zero, one, two, three) = (Data("0".utf8), Data("1".utf8), Data("2".utf8), Data("3".utf8))
+    let older: Patch = ["a": .set(one, base: nil), "b": .set(two, base: zero)]
+    let newer: Patch = ["a": .setIfAbsent(zero), "b": .remove(base: two), "c": .set(three, base: nil)]
+    #expect(
+      older.updated(with: newer) == ["a": .set(one, base: nil), "b": .remove(base: zero), "c": .set(three, base: nil)])
   }
+
+  @Test func aByteOrderMarkIsSkippedAndTextThatIsNotUTF8IsMalformed() throws {
+    let marked = Data([0xEF, 0xBB, 0xBF]) + Data(#"{"a":1}"#.utf8)
+    #expect(try StoredDocument(parsing: marked).fields == ["a": Data("1".utf8)])
+    #expect(throws: StoredDocument.Malformed.self) { try StoredDocument(parsing: Data([0x22, 0xC3, 0x28, 0x22])) }
+  }
+
+  @Test func aRepeatedKeyTakesItsLastValue() throws {
+    #expect(try document(#"{"a":1,"b":2,"a":3}"#).fields == ["a": Data("3".utf8), "b": Data("2".utf8)])
+  }
+
+  @Test(arguments: ["0", "-0", "1.5", "-1.5e3", "1e400", "2E-7", "10"])
+  func numbersAsJSONWritesThemAreWellFormed(_ number: String) throws {
+    #expect(try document(#"{"n":\#(number)}"#).fields["n"] == Data(number.utf8))
+  }
+
+  @Test(arguments: ["01", "1.", ".5", "1e", "--1", "1-2", "+1", "1e+"])
+  func numbersJSONDoesNotAllowAreMalformed(_ number: String) {
+    #expect(throws: StoredDocument.Malformed.self) { try document(#"{"n":\#(number)}"#) }
+  }
+
+  @Test func aConflictIsResolvedOnlyWhereAnotherWriterChangedThePropertySinceTheBase() throws {
+    let stored = try document(#"{"same":1,"changed":5,"agreed":7}"#)
+    let seen = ConflictLog()
+    let patch: Patch = [
+      "same": .set(Data("2".utf8), base: Data("1".utf8)),  // nobody else changed it: no conflict
+      "changed": .set(Data("4".utf8), base: Data("3".utf8)),  // changed elsewhere from 3 to 5: a conflict
+      "agreed": .set(Data("7".utf8), base: Data("6".utf8)),  // changed elsewhere to the same value: one too
+    ]
+    let patched = stored.applying(patch) { conflict in
+      seen.add(conflict)
+      return .stored
+    }
+    #expect(
+      Set(seen.conflicts.map(\.key)) == ["changed", "agreed"]
+        && seen.conflicts.contains(
+          PropertyConflict(key: "changed", base: Data("3".utf8), mine: Data("4".utf8), stored: Data("5".utf8))))
+    #expect(text(patched.serialized()) == #"{"agreed":7,"changed":5,"same":2}"#)
+    #expect(text(stored.applying(patch).serialized()) == #"{"agreed":7,"changed":4,"same":2}"#)  // no resolver: mine
+  }
+}
+
+final class ConflictLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var seen: [PropertyConflict] = []
+  var conflicts: [PropertyConflict] { lock.withLock { seen } }
+  func add(_ conflict: PropertyConflict) { lock.withLock { seen.append(conflict) } }
 }

@@ -155,12 +155,28 @@ final class FaultyStorage: PersistenceStorage, @unchecked Sendable {
   private let lock = NSLock()
   private var failWrites = false
   private var failReads = false
+  /// Reads that fail (with `readError`) before reads succeed again.
+  private var failingReads = 0
+  private let readError: any Error
   private var attemptedWrites = 0
+  private var attemptedReads = 0
 
-  init(_ base: any PersistenceStorage, failWrites: Bool = false, failReads: Bool = false) {
+  init(
+    _ base: any PersistenceStorage, failWrites: Bool = false, failReads: Bool = false, failingReads: Int = 0,
+    readError: any Error = Fault()
+  ) {
     self.base = base
     self.failWrites = failWrites
     self.failReads = failReads
+    self.failingReads = failingReads
+    self.readError = readError
+  }
+
+  var readAttempts: Int { lock.withLock { attemptedReads } }
+
+  var isFailingReads: Bool {
+    get { lock.withLock { failReads } }
+    set { lock.withLock { failReads = newValue } }
   }
 
   var isFailingWrites: Bool {
@@ -171,7 +187,15 @@ final class FaultyStorage: PersistenceStorage, @unchecked Sendable {
   var writeAttempts: Int { lock.withLock { attemptedWrites } }
 
   func load() throws -> Data? {
-    if lock.withLock({ failReads }) { throw Fault() }
+    let fail = lock.withLock { () -> Bool in
+      attemptedReads += 1
+      if failingReads > 0 {
+        failingReads -= 1
+        return true
+      }
+      return failReads
+    }
+    if fail { throw readError }
     return try base.load()
   }
 

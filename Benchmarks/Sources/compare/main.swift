@@ -99,9 +99,10 @@ func machineDescription() -> String {
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
-let operations = Operation.all.filter { operation in
+let allOperations = Operation.all + Operation.persistence
+let operations = allOperations.filter { operation in
   guard let filter = options.filter else { return true }
-  if Operation.all.contains(where: { $0.name == filter }) { return operation.name == filter }
+  if allOperations.contains(where: { $0.name == filter }) { return operation.name == filter }
   return operation.name.contains(filter)
 }
 

@@ -13,8 +13,9 @@
 #endif
 
 /// Writes `text` to standard error at once (unbuffered), where the C library is
-/// available; elsewhere (Windows, WASI) prints it to standard output.
-func writeToStandardError(_ text: String) {
+/// available; elsewhere (Windows, WASI) prints it to standard output. (Package-wide:
+/// TrackingPersistence's warnings go the same way.)
+package func writeToStandardError(_ text: String) {
   #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     var bytes = Array(text.utf8)
     _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }

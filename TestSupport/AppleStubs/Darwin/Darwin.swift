@@ -46,6 +46,8 @@ public var O_CLOEXEC: Int32 { 0x0100_0000 }
 @discardableResult public func close(_ fildes: Int32) -> Int32 { fatalError("stub") }
 /// write(2): `ssize_t write(int fildes, const void *buf, size_t nbyte)`.
 @discardableResult public func write(_ fildes: Int32, _ buf: UnsafeRawPointer!, _ nbyte: Int) -> Int { fatalError("stub") }
+/// read(2): `ssize_t read(int fildes, void *buf, size_t nbyte)`.
+@discardableResult public func read(_ fildes: Int32, _ buf: UnsafeMutableRawPointer!, _ nbyte: Int) -> Int { fatalError("stub") }
 /// fsync(2): `int fsync(int fildes)`.
 @discardableResult public func fsync(_ fildes: Int32) -> Int32 { fatalError("stub") }
 /// unlink(2): `int unlink(const char *path)`.
@@ -61,6 +63,8 @@ public var O_CLOEXEC: Int32 { 0x0100_0000 }
 @discardableResult public func flock(_ fd: Int32, _ operation: Int32) -> Int32 { fatalError("stub") }
 /// flock(2): <sys/fcntl.h>, exclusive lock.
 public var LOCK_EX: Int32 { 0x02 }
+/// flock(2): <sys/fcntl.h>, don't block when locking.
+public var LOCK_NB: Int32 { 0x04 }
 
 // MARK: errno.h
 
@@ -69,7 +73,13 @@ public var errno: Int32 {
   get { fatalError("stub") }
   set { fatalError("stub") }
 }
+/// intro(2), <sys/errno.h>: no such file or directory.
+public var ENOENT: Int32 { 2 }
 /// intro(2), <sys/errno.h>: interrupted function call.
 public var EINTR: Int32 { 4 }
 /// intro(2), <sys/errno.h>: file exists.
 public var EEXIST: Int32 { 17 }
+/// intro(2), <sys/errno.h>: not a directory.
+public var ENOTDIR: Int32 { 20 }
+/// intro(2), <sys/errno.h>: resource temporarily unavailable (`EWOULDBLOCK` is `EAGAIN`).
+public var EWOULDBLOCK: Int32 { 35 }

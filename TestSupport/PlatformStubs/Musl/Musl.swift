@@ -25,6 +25,8 @@ public var O_CLOEXEC: Int32 { 0o2_000_000 }
 @discardableResult public func close(_ fd: Int32) -> Int32 { fatalError("stub") }
 /// <unistd.h>: `ssize_t write(int, const void *, size_t)`.
 @discardableResult public func write(_ fd: Int32, _ buf: UnsafeRawPointer!, _ count: Int) -> Int { fatalError("stub") }
+/// <unistd.h>: `ssize_t read(int, void *, size_t)`.
+@discardableResult public func read(_ fd: Int32, _ buf: UnsafeMutableRawPointer!, _ count: Int) -> Int { fatalError("stub") }
 /// <unistd.h>: `int fsync(int)`.
 @discardableResult public func fsync(_ fd: Int32) -> Int32 { fatalError("stub") }
 /// <unistd.h>: `int unlink(const char *)`.
@@ -36,11 +38,15 @@ public var O_CLOEXEC: Int32 { 0o2_000_000 }
 /// <sys/file.h>: `int flock(int, int)`.
 @discardableResult public func flock(_ fd: Int32, _ operation: Int32) -> Int32 { fatalError("stub") }
 public var LOCK_EX: Int32 { 2 }
+public var LOCK_NB: Int32 { 4 }
 
 /// Swift's overlay: `public var errno: Int32 { get set }`.
 public var errno: Int32 {
   get { fatalError("stub") }
   set { fatalError("stub") }
 }
+public var ENOENT: Int32 { 2 }
 public var EINTR: Int32 { 4 }
+public var EWOULDBLOCK: Int32 { 11 }
 public var EEXIST: Int32 { 17 }
+public var ENOTDIR: Int32 { 20 }
