@@ -96,11 +96,15 @@ let package = Package(
 
     // The process heap in use, for the soak tests; used by tests only.
     .target(name: "CTestHeapStats", path: "Tests/CTestHeapStats"),
+    // The field's reactive-graph benchmark suite, ported: its cases and their expected
+    // figures, checked by the tests and timed by Benchmarks (which links this folder).
+    .target(name: "ReactivitySuite", dependencies: ["Tracking"], path: "Tests/ReactivitySuite"),
     .testTarget(
       name: "TrackingTests",
       dependencies: [
         "Tracking",
         "CTestHeapStats",
+        "ReactivitySuite",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "PropertyBased", package: "swift-property-based"),
@@ -112,6 +116,14 @@ let package = Package(
       name: "MainActorDefaultTests",
       dependencies: ["Tracking", "TrackingTesting"],
       swiftSettings: [.unsafeFlags(["-default-isolation", "MainActor"])]
+    ),
+    // Compile-only: SE-0506's code examples and the usage in the documentation comments
+    // of Apple's shipped ObservationTracking.swift / ContinuousObservation.swift, with the
+    // names changed. Nothing in it runs; it must build, warnings being errors.
+    .testTarget(
+      name: "SE0506SourceTests",
+      dependencies: ["Tracking"],
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
     ),
     .testTarget(
       name: "TrackingMacrosTests",
@@ -141,6 +153,25 @@ let package = Package(
         // The PostgreSQL tests drop connections from the server's side.
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
       ]
+    ),
+    // The Apple-framework examples of README and the DocC articles (SwiftUI views over
+    // tracked models: TrackedView, @BindableModel, @Bindable, @Environment(Model.self),
+    // .environment(model); the Combine publisher in a sink), compiled and never run. On
+    // Apple systems every build with tests compiles them (the macOS and iOS jobs of
+    // .github/workflows/apple-platforms.yml); on Linux only the Combine file compiles
+    // here (over OpenCombine), and Scripts/check-apple-platforms.sh compiles them all
+    // against stub SwiftUI and Combine modules. A test target, not a plain one, because
+    // Xcode makes a scheme for each test target, which the iOS job builds.
+    .testTarget(
+      name: "DocumentationExamples",
+      dependencies: [
+        "Tracking",
+        "TrackingCombine",
+        .product(
+          name: "OpenCombine", package: "OpenCombine",
+          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"])),
+      ],
+      path: "Examples/DocumentationExamples"
     ),
     .testTarget(
       name: "TrackingMigrationTests",

@@ -44,6 +44,11 @@ let package = Package(
       path: "Benchmarks/TrackingBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    // The field's reactive-graph suite (milomg/js-reactivity-benchmark), ported; the
+    // folder is a link to the root package's Tests/ReactivitySuite, so that the tests
+    // and the benchmark share one copy.
+    .target(name: "ReactivitySuite", dependencies: [.product(name: "Tracking", package: rootPackage)]),
+    .executableTarget(name: "reactivity", dependencies: ["ReactivitySuite"]),
     // Best-of-N side-by-side table: `swift run -c release compare [--quick]`.
     // Does not link package-benchmark, so its malloc interposer does not distort the
     // byte counts measured here.

@@ -6,13 +6,19 @@
 #endif
 import Tracking
 
-/// One subscriber's tracking of a ``TrackingPublisher``.
+/// One subscriber's tracking of a ``TrackingPublisher``: a reaction of the reactive
+/// graph whose runs read the value, started by this subscription.
 ///
-/// Every change re-installs the tracking (a one-shot observer per change, as
-/// `observe` does), and offers a value. Delivery is serialized: one thread at a time
-/// drains the one-element buffer while there is demand; values offered meanwhile
-/// replace the buffered one. `@unchecked Sendable`: its mutable state is behind
-/// `state`'s lock; the rest is immutable.
+/// `.didSet` timing: at the end of each change (or transaction) that changed what the
+/// closure read, it is run again (keeping its observer while it reads the same
+/// properties) and its value offered. `.willSet` timing: at each will-set, the value
+/// about to be replaced is offered; at the end of the change, the closure is run again,
+/// silently, to track what it reads now.
+///
+/// Delivery is serialized: one thread at a time drains the one-element buffer while
+/// there is demand; values offered meanwhile replace the buffered one. `@unchecked
+/// Sendable`: its mutable state is behind `state`'s lock; the rest is immutable after
+/// `init`.
 final class TrackingSubscription<Output, Downstream: Subscriber>:
   Subscription, TrackingEvents, @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == Never {
@@ -21,73 +27,50 @@ where Downstream.Input == Output, Downstream.Failure == Never {
     var demand = Subscribers.Demand.none
     var buffered: Output?
     var isDelivering = false
-    var observer: TrackingObserver?
   }
 
   private let timing: TrackedChangeTiming
   private let read: @Sendable () -> Output?
   private let state: Locked<State>
+  /// Written once, in `init`, before the subscription is shared.
+  @exclusivity(unchecked) private var reaction: Reaction!
 
   init(timing: TrackedChangeTiming, read: @escaping @Sendable () -> Output?, downstream: Downstream) {
     self.timing = timing
     self.read = read
     self.state = Locked(State(downstream: downstream))
+    // The reaction sees the subscription through a non-generic protocol, weakly: the
+    // subscriber owns the subscription, and a pending tracking must not keep it alive.
+    let events: any TrackingEvents = self
+    switch timing {
+    case .didSet:
+      reaction = Reaction(options: .didSet) { [weak events] in events?.heardChange() }
+    case .willSet:
+      reaction = Reaction(
+        options: [.willSet, .didSet], willChange: { [weak events] in events?.heardWillSet() },
+        needsRun: { [weak events] in events?.heardChange() })
+    }
   }
 
-  /// Installs the first tracking; emits nothing.
+  /// Makes the first run; emits nothing.
   func start() {
-    _ = retrack()
+    _ = retrack(always: true)
   }
 
   // MARK: Tracking
 
-  /// Runs the closure tracked and records the new observer. Returns the value read, or
-  /// `nil` if the subscription was cancelled or the source is gone.
-  private func retrack() -> Output? {
+  /// Runs the closure as the reaction's run, unless no change asks for one (then
+  /// returns `nil`), or the subscription was cancelled or the source is gone.
+  private func retrack(always: Bool) -> Output? {
     guard isActive else { return nil }
-    let result = withoutTracking {
-      // `withoutTracking` keeps these reads out of any scope that is active on the
-      // mutating thread (the mutation may happen inside someone's `apply`).
-      track(read) {
-        let (willSet, didSet) = handlers
-        return .make(kind: timing == .didSet ? .didSetOnce : .willSetThenDidSet, willSet: willSet, didSet: didSet)
-      }
-    }
-    let stillActive = state.withLock { state -> Bool in
-      guard state.downstream != nil else { return false }
-      state.observer = result.observer
-      return true
-    }
-    guard stillActive else {
-      result.observer?.cancel()
-      return nil
-    }
-    return result.value
+    // Reads of a run are its own scope's, whatever scope is active on the mutating
+    // thread (the change may happen inside someone's `apply`).
+    return reaction.run(ifNeeded: !always, read) ?? nil
   }
 
-  /// The callbacks of one tracking. They hold the subscription weakly: the subscriber
-  /// owns it, and a pending tracking must not keep it alive.
-  /// (They see the subscription through a non-generic protocol, so they capture no
-  /// generic metadata.)
-  private var handlers: (TrackingObserver.Handler?, TrackingObserver.Handler?) {
-    let events: any TrackingEvents = self
-    switch timing {
-    case .didSet:
-      return (nil, .plain { [weak events] in events?.heardDidSet() })
-    case .willSet:
-      return (
-        .plain { [weak events] in events?.heardWillSet() },
-        .plain { [weak events] in events?.heardDidSetSilently() }
-      )
-    }
-  }
-
-  func heardDidSet() {
-    if let value = retrack() { offer(value) }
-  }
-
-  func heardDidSetSilently() {
-    _ = retrack()
+  func heardChange() {
+    let value = retrack(always: false)
+    if timing == .didSet, let value { offer(value) }
   }
 
   func heardWillSet() {
@@ -143,21 +126,16 @@ where Downstream.Input == Output, Downstream.Failure == Never {
   }
 
   func cancel() {
-    let observer = state.withLock { state -> TrackingObserver? in
-      defer { state = State() }
-      return state.observer
-    }
-    observer?.cancel()
+    state.withLock { $0 = State() }
+    reaction.cancel()
   }
 }
 
-/// What a subscription's trackings call when a change happens.
+/// What a subscription's reaction calls when a change happens.
 protocol TrackingEvents: AnyObject, Sendable {
-  /// `willSet` of a `.willSet` publisher: emit the value about to be replaced.
+  /// A will-set of a `.willSet` publisher: emit the value about to be replaced.
   func heardWillSet()
-  /// `didSet` of a `.didSet` publisher: re-track and emit the new value.
-  func heardDidSet()
-  /// `didSet` of a `.willSet` publisher: re-track only.
-  func heardDidSetSilently()
+  /// The end of a change: run again (and, for a `.didSet` publisher, emit the value).
+  func heardChange()
 }
 #endif

@@ -2,14 +2,6 @@ import Dispatch
 import Foundation
 import Tracking
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// How a ``JSONFileStorage`` notices that another process changed its file.
 public struct FileChangeDetection: Sendable, Equatable, CustomStringConvertible {
   enum Mode: Sendable, Equatable {
@@ -50,17 +42,25 @@ public struct FileChangeDetection: Sendable, Equatable, CustomStringConvertible 
 
 /// Starts watching the file at `url` for changes made by anyone; `onChange` runs on a
 /// background queue after each (possibly for several at once, possibly spuriously).
+///
+/// The system's events come from DispatchSourceFileMonitor.swift (Apple systems) and
+/// InotifyFileMonitor.swift (Linux); polling, below, serves where there are none or
+/// they can't be set up.
 func monitorFile(
   at url: URL, detection: FileChangeDetection, onChange: @escaping @Sendable () -> Void
 ) -> StorageObservation {
   let queue = DispatchQueue(label: "TrackingPersistence.file-monitor")
   if detection.mode == .events {
-    #if os(Linux)
-      if let observation = inotifyMonitor(url: url, queue: queue, onChange: onChange) { return observation }
-    #elseif canImport(Darwin)
-      if let observation = DispatchSourceFileMonitor.start(url: url, queue: queue, onChange: onChange) {
+    // Darwin is tested first so that Scripts/check-apple-platforms.sh, which makes a
+    // stub Darwin module visible on Linux, compiles this call.
+    #if canImport(Darwin)
+      if let observation = DispatchSourceFileMonitor.start(
+        directoryPath: url.deletingLastPathComponent().path, filePath: url.path, queue: queue, onChange: onChange)
+      {
         return observation
       }
+    #elseif os(Linux)
+      if let observation = inotifyMonitor(url: url, queue: queue, onChange: onChange) { return observation }
     #endif
   }
   return pollingMonitor(url: url, interval: detection.pollingNanoseconds, queue: queue, onChange: onChange)
@@ -101,116 +101,3 @@ private func pollingMonitor(
   let cancellable = UncheckedSendable(timer)  // cancelling a dispatch source is thread-safe
   return StorageObservation { cancellable.value.cancel() }
 }
-
-// MARK: inotify (Linux)
-
-#if os(Linux)
-  /// Watches the file's directory (the file itself is replaced on every save, so a
-  /// watch on it would end at the first save) for the file being written and closed,
-  /// renamed into place, created or deleted. `nil` if inotify can't be set up.
-  private func inotifyMonitor(
-    url: URL, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void
-  ) -> StorageObservation? {
-    let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    guard descriptor >= 0 else { return nil }
-    let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
-    guard inotify_add_watch(descriptor, url.deletingLastPathComponent().path, mask) >= 0 else {
-      close(descriptor)
-      return nil
-    }
-    let name = Array(url.lastPathComponent.utf8)
-    let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-    source.setEventHandler {
-      if readInotifyEvents(descriptor).contains(name) { onChange() }
-    }
-    source.setCancelHandler { close(descriptor) }
-    source.resume()
-    let cancellable = UncheckedSendable(source)  // cancelling a dispatch source is thread-safe
-    return StorageObservation { cancellable.value.cancel() }
-  }
-
-  /// Reads every pending event; returns the names they are about.
-  private func readInotifyEvents(_ descriptor: Int32) -> [[UInt8]] {
-    var names: [[UInt8]] = []
-    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      guard count > 0 else { return names }  // EAGAIN: drained
-      // Each event: wd (4), mask (4), cookie (4), len (4), then `len` bytes of
-      // NUL-padded name. Read field by field: the buffer has no alignment guarantee.
-      var offset = 0
-      while offset + 16 <= count {
-        let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
-        let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)]
-        names.append(Array(nameBytes.prefix { $0 != 0 }))
-        offset += 16 + length
-      }
-    }
-  }
-#endif
-
-// MARK: Dispatch sources (Apple systems)
-
-#if canImport(Darwin)
-  /// Watches the directory (for the file being replaced, created or deleted) and the
-  /// current file (for writes in place), re-arming the file's source whenever the
-  /// directory changes, since every save replaces the file.
-  private final class DispatchSourceFileMonitor: @unchecked Sendable {
-    // Mutable state is only touched on `queue`.
-    private let url: URL
-    private let queue: DispatchQueue
-    private let onChange: @Sendable () -> Void
-    private var directorySource: (any DispatchSourceFileSystemObject)?
-    private var fileSource: (any DispatchSourceFileSystemObject)?
-
-    private init(url: URL, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) {
-      self.url = url
-      self.queue = queue
-      self.onChange = onChange
-    }
-
-    static func start(url: URL, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) -> StorageObservation? {
-      let monitor = DispatchSourceFileMonitor(url: url, queue: queue, onChange: onChange)
-      let directory = open(url.deletingLastPathComponent().path, O_EVTONLY)
-      guard directory >= 0 else { return nil }
-      let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: directory, eventMask: .write, queue: queue)
-      source.setEventHandler { [weak monitor] in
-        monitor?.armFileSource()
-        monitor?.onChange()
-      }
-      source.setCancelHandler { close(directory) }
-      queue.sync {
-        monitor.directorySource = source
-        monitor.armFileSource()
-      }
-      source.resume()
-      return StorageObservation { queue.async { monitor.cancel() } }
-    }
-
-    /// Watches the file now at `url` (a new one after every save). Runs on `queue`.
-    private func armFileSource() {
-      fileSource?.cancel()
-      fileSource = nil
-      let file = open(url.path, O_EVTONLY)
-      guard file >= 0 else { return }  // no file yet: the directory source sees it arrive
-      let source = DispatchSource.makeFileSystemObjectSource(
-        fileDescriptor: file, eventMask: [.write, .extend, .delete, .rename], queue: queue)
-      let events = UncheckedSendable(source)  // read on `queue` only, in its own handler
-      source.setEventHandler { [weak self] in
-        guard let self else { return }
-        if !events.value.data.isDisjoint(with: [.delete, .rename]) { armFileSource() }
-        onChange()
-      }
-      source.setCancelHandler { close(file) }
-      source.resume()
-      fileSource = source
-    }
-
-    private func cancel() {
-      fileSource?.cancel()
-      directorySource?.cancel()
-      fileSource = nil
-      directorySource = nil
-    }
-  }
-#endif

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Stores a persisted model's value in one file: the default backend, with no setup.
 ///
 /// Every save writes a temporary file in the same directory (`.<name>.<random>.tmp`,
@@ -66,17 +58,7 @@ public struct JSONFileStorage: SharedPersistenceStorage {
   }
 
   private func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
-    #if os(Windows)
-      return try body()
-    #else
-      let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: lockURL.path) }
-      defer { close(descriptor) }  // closing releases the lock (also if the process dies)
-      while flock(descriptor, LOCK_EX) != 0 {
-        guard errno == EINTR else { throw POSIXFailure(operation: "flock", path: lockURL.path) }
-      }
-      return try body()
-    #endif
+    try FileSystemCalls.withExclusiveLock(onFileAt: lockURL.path, body)
   }
 
   /// The file's bytes, or `nil` if the file doesn't exist.
@@ -93,25 +75,13 @@ public struct JSONFileStorage: SharedPersistenceStorage {
 
   /// Replaces the file with `data`: temporary file, `fsync`, `rename`, `fsync` of the directory.
   public func save(_ data: Data) throws {
-    #if os(Windows)
-      try data.write(to: url, options: .atomic)
-    #else
-      let temporary = url.deletingLastPathComponent()
-        .appendingPathComponent(".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
-      try writeAndSync(data, to: temporary.path)
-      guard rename(temporary.path, url.path) == 0 else {
-        let failure = POSIXFailure(operation: "rename", path: url.path)
-        unlink(temporary.path)
-        throw failure
-      }
-      // The rename is durable once the directory entry is on disk. A failure here
-      // doesn't tear the file, so it isn't reported.
-      let directory = open(url.deletingLastPathComponent().path, O_RDONLY)
-      if directory >= 0 {
-        _ = fsync(directory)
-        close(directory)
-      }
-    #endif
+    let directory = url.deletingLastPathComponent()
+    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
+    let replaced = try data.withUnsafeBytes { bytes in
+      try FileSystemCalls.replace(url.path, with: bytes, temporaryPath: temporary.path, directoryPath: directory.path)
+    }
+    // Where the C library can't (Windows): Foundation's atomic write.
+    if !replaced { try data.write(to: url, options: .atomic) }
   }
 
   /// Moves the file to `<name>.corrupt-<timestamp>` without overwriting anything.
@@ -145,52 +115,4 @@ public struct JSONFileStorage: SharedPersistenceStorage {
     return try Data(contentsOf: file)
   }
 
-  #if !os(Windows)
-    private func writeAndSync(_ data: Data, to path: String) throws {
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else { throw POSIXFailure(operation: "open", path: path) }
-      var failure: POSIXFailure?
-      data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-        var offset = 0
-        while offset < buffer.count {
-          let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            failure = POSIXFailure(operation: "write", path: path)
-            return
-          }
-          offset += written
-        }
-      }
-      if failure == nil, fsync(descriptor) != 0 {
-        failure = POSIXFailure(operation: "fsync", path: path)
-      }
-      close(descriptor)
-      if let failure {
-        unlink(path)
-        throw failure
-      }
-    }
-  #endif
-}
-
-/// A failed system call of ``JSONFileStorage``: which call, on which path, and `errno`.
-public struct POSIXFailure: Error, CustomStringConvertible {
-  /// The call that failed, such as `open` or `rename`.
-  public let operation: String
-  /// The path it was called on.
-  public let path: String
-  /// The `errno` value it set.
-  public let code: Int32
-
-  init(operation: String, path: String, code: Int32 = errno) {
-    self.operation = operation
-    self.path = path
-    self.code = code
-  }
-
-  /// The call, the path and the system's message for the error.
-  public var description: String {
-    "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
-  }
 }

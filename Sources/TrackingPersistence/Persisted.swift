@@ -100,7 +100,7 @@ public final class Persisted<Model: Trackable & Codable> {
     // `perform(on:)`. So `sync` never leaves that actor. (Erased to plain closures
     // first, so the `@Sendable` ones don't capture `Model`.)
     let record = UncheckedSendable<() -> Void>({ [sync] in sync.record() })
-    observation = ContinuousObservation.start(
+    observation = Reaction.observe(
       options: .willSet, delivery: .coalesced, firstRun: .immediate,
       body: .onIsolation(isolation) { _ in record.value() })
     let process = UncheckedSendable<() -> Void>({ [weak sync] in sync?.processInbox() })

@@ -79,7 +79,7 @@ public func changeCount<T>(
   // A continuous tracking run once per change (once per transaction), synchronously,
   // with the expression's isolation; the first run only installs the tracking.
   let runs = Locked(0)
-  let token = ContinuousObservation.start(
+  let token = Reaction.observe(
     options: .didSet, delivery: .immediate, firstRun: .immediate,
     body: .onIsolation(expression.isolation) { _ in
       runs.withLock { $0 += 1 }

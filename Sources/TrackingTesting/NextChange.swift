@@ -46,11 +46,12 @@ public func nextChange<T: Sendable, C: Clock<Duration>>(
   // The new value is read where the expression may run: synchronously when the change
   // happens on its isolation, else scheduled there; and never recorded by a tracking
   // scope that happens to be active on the mutating thread.
-  let read = ContinuousObservation.Body.onIsolation(expression.isolation) { _ in
+  let isolation = expression.isolation
+  let read: @Sendable () -> Void = {
     mailbox.deliver(withoutTracking { callOnItsActor(expression, checked: false) })
   }
   let (_, observer) = track({ callOnItsActor(expression) }) {
-    .make(kind: .didSetOnce, willSet: nil, didSet: .plain { Isolation.run(read) })
+    .make(kind: .didSetOnce, willSet: nil, didSet: .plain { Isolation.perform(on: isolation, read) })
   }
   guard let observer else { throw TrackingTestError.nothingTracked(expression: label, location: location) }
   defer { observer.cancel() }

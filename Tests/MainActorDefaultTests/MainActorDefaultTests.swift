@@ -71,12 +71,12 @@ struct MainActorDefaultTests {
   @Test func oneShotCallbacksRunSynchronouslyForMainActorChanges() {
     let model = Model()
     let label = Label()
-    // The classic `onChange` keeps Apple's `@Sendable` signature: main-actor callbacks use
-    // the event forms.
+    // The classic `onChange` and SE-0506's keep Apple's `@Sendable` signatures: main-actor
+    // callbacks use the event forms, or `delivery: .onActor`.
     let counted = Counted()
     withTracking { _ = model.count } onChange: { counted.increment() }
     withTracking { _ = model.count } willSet: { _ in label.text += "willSet " }
-    withTracking(options: [.didSet]) { _ = model.count } onChange: { _ in label.text += "didSet" }
+    withTracking(options: [.didSet], delivery: .onActor) { _ = model.count } onChange: { _ in label.text += "didSet" }
     model.count = 1
     #expect(label.text == "willSet didSet")
     #expect(counted.value == 1)

@@ -193,7 +193,12 @@ typedef struct {
 #elif defined(__linux__)
   _Atomic(int) state;
 #else
+  // A pointer on FreeBSD and OpenBSD, a structure elsewhere: no nullability can be
+  // written for it, so clang's warning that one is missing is silenced for this field.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-completeness"
   pthread_mutex_t impl;
+#pragma clang diagnostic pop
 #endif
 } tracking_lock;
 

@@ -52,6 +52,10 @@ public enum FirstRun: Sendable, Hashable {
 /// ``ContinuousDelivery``), `firstRun: .immediate` makes the first run before this
 /// function returns, and the token is a `Hashable` class (``TrackingToken``).
 ///
+/// Accepted with the closure labeled `apply:`, as Apple's shipped function spells it,
+/// or unlabeled (``withContinuousTracking(options:delivery:firstRun:_:)``); a trailing
+/// closure suits both.
+///
 /// - Parameters:
 ///   - options: Which events cause a run: `.willSet`, `.didSet`, `.deinit`.
 ///   - delivery: When runs happen after a change; ``ContinuousDelivery/coalesced`` (Apple's) by default.
@@ -62,7 +66,29 @@ public func withContinuousTracking(
   options: TrackingOptions,
   delivery: ContinuousDelivery = .coalesced,
   firstRun: FirstRun = .scheduled,
+  @_inheritActorContext apply: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
+) -> TrackingToken {
+  Reaction.observe(options: options, delivery: delivery, firstRun: firstRun, body: .event(apply))
+}
+
+/// ``withContinuousTracking(options:delivery:firstRun:apply:)`` with the closure
+/// unlabeled: `withContinuousTracking(options: .didSet, { event in … })`.
+///
+/// (Disfavored only so that a trailing closure, which both accept, picks one of the
+/// two; they do the same.)
+///
+/// - Parameters:
+///   - options: Which events cause a run: `.willSet`, `.didSet`, `.deinit`.
+///   - delivery: When runs happen after a change; ``ContinuousDelivery/coalesced`` (Apple's) by default.
+///   - firstRun: When the first run happens; ``FirstRun/scheduled`` (Apple's) by default.
+///   - apply: The closure to run, isolated to the caller's actor.
+/// - Returns: The token that keeps the observation alive.
+@_disfavoredOverload
+public func withContinuousTracking(
+  options: TrackingOptions,
+  delivery: ContinuousDelivery = .coalesced,
+  firstRun: FirstRun = .scheduled,
   @_inheritActorContext _ apply: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
 ) -> TrackingToken {
-  ContinuousObservation.start(options: options, delivery: delivery, firstRun: firstRun, body: .event(apply))
+  withContinuousTracking(options: options, delivery: delivery, firstRun: firstRun, apply: apply)
 }

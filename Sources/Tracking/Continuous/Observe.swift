@@ -22,7 +22,7 @@
 public func observe(
   @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
 ) -> TrackingToken {
-  ContinuousObservation.start(options: .didSet, delivery: .immediate, firstRun: .immediate, body: .plain(body))
+  Reaction.observe(options: .didSet, delivery: .immediate, firstRun: .immediate, body: .plain(body))
 }
 
 /// Runs `body` now, and again on its actor after changes of what its latest run read,
@@ -44,5 +44,5 @@ public func observe(
 public func observeCoalesced(
   @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
 ) -> TrackingToken {
-  ContinuousObservation.start(options: .willSet, delivery: .coalesced, firstRun: .immediate, body: .plain(body))
+  Reaction.observe(options: .willSet, delivery: .coalesced, firstRun: .immediate, body: .plain(body))
 }

@@ -77,7 +77,7 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
   /// metadata lookups (about a tenth of a value's cost).
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline let producer: Producer
-    @usableFromInline var signal: ChangeSignal? = ChangeSignal()
+    @usableFromInline var signal: RunSignal? = RunSignal()
     @usableFromInline var started = false
 
     init(producer: Producer) {
@@ -89,31 +89,37 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
       isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
       guard let signal else { return nil }
-      if started {
-        // Waits on the caller's actor: no hop to the generic executor and back.
-        // Returns false once the task is cancelled (its cancellation handler cancels
-        // the signal).
-        guard await signal.wait(isolation: actor) else { return finish() }
-      } else {
-        guard !Task.isCancelled else { return finish() }
-        started = true
-      }
-      do {
-        let iteration: Iteration
-        if producer.isolation === actor {
-          // Already on the closure's actor (the common case: the sequence is made and
-          // iterated on the same actor): evaluate without a suspension point.
-          iteration = try Self.evaluateHere(producer, signal)
+      while true {
+        if started {
+          // Waits on the caller's actor: no hop to the generic executor and back.
+          // Returns false once the task is cancelled (its cancellation handler cancels
+          // the signal).
+          guard await signal.wait(isolation: actor) else { return finish() }
         } else {
-          iteration = try await Self.evaluate(isolation: producer.isolation, producer, signal)
+          guard !Task.isCancelled else { return finish() }
         }
-        switch iteration {
-        case .next(let element): return element
-        case .finish: return finish()
+        let first = !started
+        started = true
+        do {
+          let iteration: Iteration?
+          if producer.isolation === actor {
+            // Already on the closure's actor (the common case: the sequence is made and
+            // iterated on the same actor): evaluate without a suspension point.
+            iteration = try Self.evaluateHere(producer, signal, first: first)
+          } else {
+            iteration = try await Self.evaluate(isolation: producer.isolation, producer, signal, first: first)
+          }
+          switch iteration {
+          case .next(let element): return element
+          case .finish: return finish()
+          // Woken, but nothing it read changed value (a derived value it read
+          // recomputed to an equal value): wait again.
+          case nil: continue
+          }
+        } catch {
+          _ = finish()
+          throw error
         }
-      } catch {
-        _ = finish()
-        throw error
       }
     }
 
@@ -127,50 +133,122 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
     /// Hops to the producer's actor and evaluates it there.
     @inlinable
     static func evaluate(
-      isolation actor: isolated (any Actor)?, _ producer: Producer, _ signal: ChangeSignal
-    ) throws(Failure) -> Iteration {
-      try evaluateHere(producer, signal)
+      isolation actor: isolated (any Actor)?, _ producer: Producer, _ signal: RunSignal, first: Bool
+    ) throws(Failure) -> Iteration? {
+      try evaluateHere(producer, signal, first: first)
     }
 
-    /// Runs the producer inside a tracking scope and makes sure an observer signals at
-    /// the next `willSet` of anything it read. The caller is on the producer's actor.
-    ///
-    /// The observer repeats, and is kept from round to round while the closure reads
-    /// the same properties (see `ChangeSignal.watch`): a value then costs no
-    /// allocation and no install. Pending changes are cleared just before the read, so
-    /// the rest of a burst does not cause a second value, and changes during the round
-    /// are ignored, so the closure's own writes do not cause one either (as with
-    /// Apple's tracking, which installs after `apply`).
+    /// Runs the producer as the run of the iterator's reaction, on the producer's actor:
+    /// tracked, keeping the installed observer while the closure reads the same
+    /// properties, and ignoring the closure's own writes (as Apple's tracking does).
+    /// Returns `nil` when the run was not needed after all.
     @inlinable
-    static func evaluateHere(_ producer: Producer, _ signal: ChangeSignal) throws(Failure) -> Iteration {
-      if _slowPath(TrackingInterop.observesAppleObservables) {
-        return try evaluateOnce(producer, signal)
-      }
-      signal.beginRound()
-      let (iteration, reads) = try AccessList.collect { () throws(Failure) -> Iteration in
-        switch producer {
-        case .element(let body): return .next(try callOnItsActor(body, checked: false))
-        case .iteration(let body): return try callOnItsActor(body, checked: false)
+    static func evaluateHere(_ producer: Producer, _ signal: RunSignal, first: Bool) throws(Failure) -> Iteration? {
+      let outcome = signal.run(always: first) { () -> Result<Iteration, Failure> in
+        do throws(Failure) {
+          switch producer {
+          case .element(let body): return .success(.next(try callOnItsActor(body, checked: false)))
+          case .iteration(let body): return .success(try callOnItsActor(body, checked: false))
+          }
+        } catch {
+          return .failure(error)
         }
       }
-      signal.watch(reads)
-      return iteration
+      return try outcome?.get()
     }
+  }
+}
 
-    /// With Apple's objects observed too (interop), whose tracking is one-shot: one
-    /// observer per round, installed by `track`.
-    @usableFromInline
-    static func evaluateOnce(_ producer: Producer, _ signal: ChangeSignal) throws(Failure) -> Iteration {
-      let (iteration, observer) = try track(
-        { () throws(Failure) -> Iteration in
-          switch producer {
-          case .element(let body): return .next(try callOnItsActor(body, checked: false))
-          case .iteration(let body): return try callOnItsActor(body, checked: false)
-          }
-        },
-        observer: { .make(kind: .willSetOnce, willSet: signal.onChange, didSet: nil) })
-      signal.replaceObserver(observer)
-      return iteration
+/// The meeting point between an iterator's reaction, which hears changes on the
+/// mutating threads, and the task that waits for the next one.
+///
+/// A change either wakes the waiting task or, when nobody waits yet, is remembered
+/// (`pending`), so a change that lands between two `next()` calls is never lost and a
+/// burst of changes is one wake-up. Cancelling wakes the waiter for good and cancels
+/// the reaction, which releases its observer at once.
+///
+/// `@unchecked Sendable`: its mutable state is behind `state`'s lock; `reaction` is
+/// written once in `init`, before the signal is shared.
+@usableFromInline
+final class RunSignal: @unchecked Sendable {
+  private struct State {
+    var pending = false
+    var cancelled = false
+    var waiter: UnsafeContinuation<Bool, Never>?
+  }
+
+  private let state = Locked(State())
+  /// The reaction whose runs evaluate the iterator's closure. It hears will-sets (a
+  /// transaction starts at the first one) and did-sets (so the final value is never
+  /// lost).
+  @exclusivity(unchecked) private var reaction: Reaction!
+
+  @usableFromInline
+  init() {
+    reaction = Reaction(options: [.willSet, .didSet]) { [weak self] in self?.signal() }
+  }
+
+  /// Called when the reaction needs a run, on the mutating thread.
+  private func signal() {
+    let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
+      guard let waiter = state.waiter else {
+        state.pending = true
+        return nil
+      }
+      state.waiter = nil
+      return waiter
     }
+    waiter?.resume(returning: true)
+  }
+
+  /// Suspends until the next change, or returns at once if one is pending or the
+  /// signal was cancelled. Stays on the caller's actor.
+  ///
+  /// - Returns: `false` if the signal was cancelled (including by task cancellation).
+  @usableFromInline
+  func wait(isolation actor: isolated (any Actor)? = #isolation) async -> Bool {
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Bool, Never>) in
+        let resumeNow = state.withLock { state -> Bool? in
+          if state.cancelled { return false }
+          if state.pending {
+            state.pending = false
+            return true
+          }
+          state.waiter = continuation
+          return nil
+        }
+        if let resumeNow { continuation.resume(returning: resumeNow) }
+      }
+    } onCancel: {
+      cancel()
+    }
+  }
+
+  /// Runs `body` as the reaction's run (always, for the first value; else only if a
+  /// change asks for it). Forgets the wake-ups signalled so far: the rest of the burst
+  /// that woke this run is visible to its reads.
+  @usableFromInline
+  func run<T>(always: Bool, _ body: () -> T) -> T? {
+    state.withLock { $0.pending = false }
+    return reaction.run(ifNeeded: !always, body)
+  }
+
+  /// Ends the signal: wakes a waiter and cancels the reaction.
+  @usableFromInline
+  func cancel() {
+    let waiter = state.withLock { state in
+      state.cancelled = true
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    reaction.cancel()
+    waiter?.resume(returning: false)
+  }
+
+  deinit {
+    // Nobody can wait any more; release the reaction's observer now rather than when
+    // its property next changes.
+    reaction.cancel()
   }
 }

@@ -23,26 +23,33 @@
 public final class TrackingToken: Sendable, Hashable {
   private let onCancel: @Sendable () -> Void
   private let state = Locked(false)
-  private let observation: ContinuousObservation?
+  let reaction: Reaction?
 
   init(onCancel: @escaping @Sendable () -> Void) {
     self.onCancel = onCancel
-    self.observation = nil
+    self.reaction = nil
   }
 
-  init(_ observation: ContinuousObservation) {
+  init(_ observation: Reaction) {
     self.onCancel = { observation.cancel() }
-    self.observation = observation
+    self.reaction = observation
   }
 
   /// What the observation's latest run read: each object type and property it now
   /// depends on (property names come from the macro, so they are right on every
   /// platform). Empty once cancelled.
-  public var dependencies: [TrackingDependency] { observation?.dependencies ?? [] }
+  public var dependencies: [TrackingDependency] { reaction?.dependencies ?? [] }
+
+  /// What the observation is called in a ``TrackingGraph`` (by default, "observation"
+  /// and a number).
+  public var name: String? {
+    get { reaction?.state.withLock { $0.name } }
+    set { reaction?.state.withLock { $0.name = newValue } }
+  }
 
   /// Why the observation last ran: the event of its latest run (``TrackingEvent/Kind/initial``
   /// for the first run), or `nil` before it first ran.
-  public var lastEvent: TrackingEvent? { observation?.lastEvent }
+  public var lastEvent: TrackingEvent? { reaction?.lastEvent }
 
   /// Stops the observation: the callback does not run again, is released, and no
   /// observer of it stays installed. Calling it more than once does nothing.

@@ -46,7 +46,7 @@ extension Trackable where Self: Sendable {
     // The value the previous run saw. Only touched by the runs, which happen one at a
     // time on `body`'s isolation: the unchecked box is sound.
     let previous = UncheckedSendable(Box<Value?>(nil))
-    return ContinuousObservation.start(
+    return Reaction.observe(
       options: .didSet, delivery: .immediate, firstRun: .immediate,
       body: .onIsolation(body.isolation) { [self] _ in
         let value = self[keyPath: keyPath.value]

@@ -25,7 +25,7 @@ public func when<C: Clock<Duration>>(
   @_inheritActorContext _ condition: @escaping @isolated(any) @Sendable () -> Bool
 ) async throws {
   let outcome = WhenOutcome()
-  let token = ContinuousObservation.start(
+  let token = Reaction.observe(
     options: .didSet, delivery: .immediate, firstRun: .immediate,
     body: .onIsolation(condition.isolation) { event in
       if callOnItsActor(condition, checked: false) {

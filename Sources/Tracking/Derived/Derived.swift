@@ -1,6 +1,5 @@
-
-/// A value computed from tracked properties, cached until one of them changes, and
-/// itself tracked.
+/// A value computed from tracked properties (and other derived values), cached until
+/// one of them changes, and itself tracked: the *computed signal* of signals libraries.
 ///
 /// ```swift
 /// @Trackable final class Cart {
@@ -15,327 +14,113 @@
 /// cart.total.value          // computes: 3
 /// ```
 ///
-/// - **Cached and lazy.** The closure runs on the first read of ``value``, and again
-///   only on a read after something it read last time changed. Changes that nobody
-///   reads afterwards cost no computation.
-/// - **Tracked.** Reading ``value`` inside ``withTracking(_:onChange:)`` (or an
-///   ``observe(_:)`` callback, a ``TrackedValues`` sequence, another `Derived`) tracks
-///   the derived value, not the properties behind it. Its observers are told when one
-///   of its inputs is about to change (`willSet` timing, like a stored property) and
-///   after it changed (`didSet` timing).
-/// - **Only when changed.** With ``init(notifyingOnlyWhenChanged:_:)`` and an
-///   `Equatable` value, an input change that leaves the value equal notifies no one.
-///   The value is then recomputed eagerly, on the mutating thread, right after the
-///   input changed, and both notifications (`willSet`, then `didSet`) are sent at that
-///   point, once the new value is known: during the `willSet` notification ``value``
-///   still returns the old value. This mode gives up laziness.
-/// - **Glitch-free.** In a diamond (`b` and `c` derived from `a`, `d` from `b` and
-///   `c`), a read of `d` made while `a` is changing — including from an observer of
-///   `d` — never mixes old and new inputs: while an input is between its `willSet`
-///   and its `didSet`, reads compute from the inputs' current state without using or
-///   filling the cache. After the change, the next read recomputes each stale value
-///   once.
-/// - **Lifetime.** A `Derived` holds its closure and nothing else: the objects it
-///   reads are not kept alive by it beyond what the closure captures, and they do not
-///   keep it alive. Releasing a `Derived` cancels its pending tracking.
-///
-/// - **Once per change.** However many paths lead from a changed property to a
-///   derived value (a diamond, a chain, a wide fan-in), the value recomputes at most
-///   once per change, and each observer of it (or of anything downstream) runs once,
-///   after every derived value has heard of the change (see `NotificationBatch`):
-///   derived values first mark themselves stale along every path, then observers run.
-///   A ``withTransaction(_:)`` is one change.
-/// - **Custom equality.** With ``init(isEqual:_:)`` an input change that leaves the
-///   value equal (by your rule) notifies no one.
+/// - **Lazy and cached.** The closure runs on the first read of ``value``, and again
+///   only when something it read changed since — at the next read, or when an observer
+///   of the value needs it.
+/// - **Only when it changed.** A recomputation whose value equals the previous one
+///   (`==` for an `Equatable` value) is no change: nothing downstream recomputes, and
+///   no observer runs. ``init(isEqual:_:)`` sets another rule; a value that is not
+///   `Equatable` counts as changed at every recomputation (``init(_:)``), as does
+///   ``init(notifyingOnlyWhenChanged:_:)`` with `false`.
+/// - **Tracked.** Reading ``value`` in `observe`, `withTracking`, a ``TrackedValues``
+///   sequence or another `Derived` tracks the derived value, not what it read.
+/// - **Glitch-free, once per change.** However many paths lead from a changed property
+///   to a derived value (a diamond, a chain, a wide fan-in), it recomputes at most once
+///   per change (and once per ``withTransaction(_:)``), after everything it reads is up
+///   to date, so it never computes from a mix of old and new inputs; and each observer
+///   downstream runs once, only if a value it read really changed.
+/// - **When observers hear of it.** A derived value changes when it is recomputed: for
+///   observers, when the write (or transaction) that changed an input ends. Continuous
+///   observations then run once with the new value. One-shot trackings of it get
+///   `willSet` (``value`` still returns the old value) and then `didSet`, with the
+///   event naming this object and its `value`; its inputs hold their new values by
+///   then.
 /// - **Only while observed.** When nobody observes a derived value any more, it stops
-///   observing its inputs at their next change (its cache is then dropped), and starts
-///   again on the next read.
-/// - **One observer while the inputs stay the same.** A recomputation that reads the
-///   same properties of the same objects as the previous one keeps the observer that
-///   one installed on them, as continuous observation does: nothing is allocated,
-///   installed or cancelled per change. Between a change and the next read that
-///   observer ignores further changes (the readers have been told already).
+///   observing its inputs at their next change, and starts again at the next read.
+///   Between a change and the next read nothing is computed.
+/// - **Lifetime.** A `Derived` holds its closure; the objects it reads are not kept
+///   alive by it beyond what the closure captures, and they do not keep it alive.
+///   Releasing it stops its observation of its inputs.
 ///
-/// Threads: a `Derived` of a `Sendable` value is `Sendable`, and its own bookkeeping is
-/// locked, so inputs may be mutated and the value read from several threads. Its
-/// closure, however, runs on the thread that reads ``value`` (and, when it notifies
-/// only when changed, on the thread that mutates an input), so read it only where the
-/// closure may run — the same rule as for the `@Trackable` objects the closure reads,
-/// whose storage is not synchronized. A change made on another thread *while* a
-/// recomputation reads the inputs is noticed when its tracking is installed, so the
-/// value is recomputed again.
+/// Threads: a `Derived` of a `Sendable` value is `Sendable`. Its closure runs on the
+/// thread that reads ``value`` (or that runs an observer of it), one thread at a time:
+/// two threads that read a stale value compute it once. Read it only where its closure
+/// may run — the rule of the `@Trackable` objects the closure reads, whose storage is
+/// not synchronized. A change made on another thread while the closure reads is
+/// noticed, and the value is recomputed at its next read.
 ///
-/// Reading a `Derived` from its own closure (directly or through others) recurses
-/// without end, as a computed property reading itself would.
+/// Reading a `Derived` from its own closure (directly or through others) is a cycle,
+/// which stops the program with a message saying so.
 public final class Derived<Value>: Trackable {
-  private let registrar = TrackingRegistrar()
-  private let compute: () -> Value
-  /// Set when the value notifies only when it changed.
-  private let isEqual: ((Value, Value) -> Bool)?
-  /// Everything but the cached value (see `DerivedState` for why it is not generic).
-  private let bookkeeping = Locked(DerivedState())
-  /// The cached value's slot: initialized while `hasCache` is set; only touched under
-  /// the bookkeeping's lock.
-  private let cache = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-  /// `\.value`, made once: made at each change (for the observers that take events),
-  /// a key path into a generic class is instantiated from its mangled name.
-  private let valueKeyPath: KeyPath<Derived, Value> = \.value
+  let node: DerivedComputation<Value>
+  /// `\.value`, made once: a key path into a generic class is made from its mangled
+  /// name, which costs a lookup each time.
+  let valueKeyPath: KeyPath<Derived, Value> = \.value
 
-  /// A derived value whose observers are notified whenever one of its inputs changes.
+  /// A derived value computed by `compute`, which counts as changed at every
+  /// recomputation (its type has no `==` to compare with).
   ///
-  /// - Parameter compute: Computes the value from tracked properties (and other
-  ///   `Derived` values). Runs on the thread that reads ``value``, only when the
-  ///   cached value is missing or stale.
+  /// - Parameter compute: Computes the value from tracked properties and other derived
+  ///   values. Runs where the value is read, only when it is missing or stale.
   public init(_ compute: @escaping () -> Value) {
-    self.compute = compute
-    self.isEqual = nil
+    node = DerivedComputation(compute, isEqual: nil)
+    node.owner = self
   }
 
-  /// A derived value whose observers are notified only when an input change yields a
-  /// different value, if `notifyingOnlyWhenChanged` is `true`.
-  ///
-  /// In that mode the value is recomputed eagerly after each input change, once every
-  /// derived value between the change and this one has heard of it (see the type's
-  /// discussion). With `notifyingOnlyWhenChanged: false` this is ``init(_:)``.
-  public init(notifyingOnlyWhenChanged: Bool, _ compute: @escaping () -> Value) where Value: Equatable {
-    self.compute = compute
-    self.isEqual = notifyingOnlyWhenChanged ? { $0 == $1 } : nil
+  /// A derived value computed by `compute`: a recomputation that yields an equal value
+  /// is no change.
+  public init(_ compute: @escaping () -> Value) where Value: Equatable {
+    node = DerivedComputation(compute, isEqual: ==)
+    node.owner = self
   }
 
-  /// A derived value whose observers are notified only when an input change yields a
-  /// value that `isEqual` says differs from the previous one (for example "equal to
-  /// within a rounding", or "the same identifiers"). The value is recomputed eagerly,
-  /// as with ``init(notifyingOnlyWhenChanged:_:)``.
+  /// A derived value whose recomputation counts as a change only when `isEqual` says the
+  /// new value differs from the previous one (for example "equal to within a rounding",
+  /// or "the same identifiers").
   public init(isEqual: @escaping (Value, Value) -> Bool, _ compute: @escaping () -> Value) {
-    self.compute = compute
-    self.isEqual = isEqual
+    node = DerivedComputation(compute, isEqual: isEqual)
+    node.owner = self
+  }
+
+  /// A derived value that compares its values with `==` when `notifyingOnlyWhenChanged`
+  /// is `true` (what ``init(_:)`` does for an `Equatable` value), and counts every
+  /// recomputation as a change when it is `false`.
+  public init(notifyingOnlyWhenChanged: Bool, _ compute: @escaping () -> Value) where Value: Equatable {
+    node = DerivedComputation(compute, isEqual: notifyingOnlyWhenChanged ? { $0 == $1 } : nil)
+    node.owner = self
   }
 
   deinit {
-    bookkeeping.withLock { $0.retireCurrentRound() }?.cancel()
-    // No lock: nothing else can reach this object any more (its observer's callbacks
-    // hold it weakly, and a weak load fails once deinit has begun).
-    if bookkeeping.valueWhileLocked.pointee.hasCache { cache.deinitialize(count: 1) }
-    cache.deallocate()
+    node.cancel()
   }
 
-  /// The derived value: the cached one when its inputs have not changed since it was
+  /// The derived value: the cached one when nothing it read has changed since it was
   /// computed, else freshly computed.
   ///
   /// Reading it inside a tracking scope tracks this derived value (not its inputs).
-  public var value: Value {
-    registrar.access(self, property: 0, keyPath: \.value)
-    return currentValue()
+  public var value: Value { node.read(by: self) }
+
+  /// What this value is called in a ``TrackingGraph`` (by default, its type).
+  public var name: String? {
+    get { node.state.withLock { $0.name } }
+    set { node.state.withLock { $0.name = newValue } }
   }
 
   /// How many times the closure has run. For tests and benchmarks.
   @_spi(Testing)
-  public var recomputeCount: Int { bookkeeping.withLock { $0.recomputeCount } }
+  public var recomputeCount: Int { node.state.withLock { $0.recomputeCount } }
 
-  /// How many times a recomputation installed a new observer on the inputs (the
-  /// others kept the one installed, having read the same inputs). For tests.
+  /// How many times a recomputation installed a new observer on the inputs (the others
+  /// kept the one installed, having read the same inputs). For tests.
   @_spi(Testing)
-  public var inputObserverInstallCount: Int { bookkeeping.withLock { $0.roundCount } }
+  public var inputObserverInstallCount: Int { node.state.withLock { $0.installCount } }
 
   /// Whether the next read of ``value`` returns the cached value without computing.
   @_spi(Testing)
-  public var isCached: Bool { bookkeeping.withLock { $0.isValid && $0.inFlightCount == 0 } }
+  public var isCached: Bool { node.cachedValue != nil }
 
-  // MARK: The cache (under the bookkeeping's lock)
-
-  /// The cached value, current or not. Between `lock()` and `unlock()`.
-  private var cachedWhileLocked: Value? {
-    bookkeeping.valueWhileLocked.pointee.hasCache ? cache.pointee : nil
-  }
-
-  /// Caches `value` if nothing changed since `generation` (see `DerivedState`).
-  private func store(_ value: Value, computedAt generation: UInt64) {
-    bookkeeping.lock()
-    defer { bookkeeping.unlock() }
-    let state = bookkeeping.valueWhileLocked
-    guard state.pointee.mayStore(computedAt: generation) else { return }
-    if state.pointee.hasCache {
-      cache.pointee = value
-    } else {
-      cache.initialize(to: value)
-      state.pointee.hasCache = true
-    }
-    state.pointee.isValid = true
-  }
-
-  // MARK: Reading
-
-  private func currentValue() -> Value {
-    bookkeeping.lock()
-    let plan = bookkeeping.valueWhileLocked.pointee.readPlan
-    if case .cached = plan {
-      defer { bookkeeping.unlock() }
-      return cache.pointee
-    }
-    bookkeeping.unlock()
-    if case .tracked(let generation) = plan {
-      let value = recompute()
-      store(value, computedAt: generation)
-      return value
-    }
-    // An input is mid-change: compute from the current state, leaving the cache alone.
-    let value = withoutTracking(compute)
-    bookkeeping.withLock { $0.recomputeCount += 1 }
-    return value
-  }
-
-  /// Runs the closure in a tracking scope of its own and makes sure a round observes
-  /// what it read. Does not store the value.
-  ///
-  /// The current round, if its observer is still installed, is revived before the
-  /// closure runs: from then on it hears every change of the inputs it observes, so a
-  /// change made by another thread during the reads is noticed. When the closure read
-  /// the same properties of the same objects as the recomputation that installed the
-  /// round, the round is kept: nothing is installed or cancelled, and a write to an
-  /// input costs the same however many times the value was recomputed. Otherwise a new
-  /// round is installed and the previous one cancelled.
-  ///
-  /// The scope is isolated from any enclosing one: whoever reads ``value`` depends on
-  /// this object, not on its inputs.
-  private func recompute() -> Value {
-    let current = bookkeeping.withLock { $0.startRecomputation() }
-    var reads = AccessList()
-    reads.owner = scopeOwner
-    let value: Value
-    if _slowPath(TrackingInterop.observesAppleObservables) {
-      value = computeObservingApple(into: &reads)
-    } else {
-      value = AccessList.collectIsolated(into: &reads, compute)
-    }
-    if let current {
-      // The did-sets of the closure's own writes, queued in this thread's batch while
-      // the revived round listened: its own writes change nothing for it.
-      NotificationBatch.discardPropagation(current.observer)
-    }
-    // Matching reads the objects' serial numbers (under their locks): outside this one.
-    if let current, current.signature.matches(reads) {
-      let kept = bookkeeping.withLock { $0.round === current.round }
-      if kept { return value }
-    }
-    let round = DerivedRound()
-    let observer = reads.isEmpty ? nil : makeObserver(for: round)
-    // An install that notices a change made meanwhile by another thread calls this
-    // round's callbacks at once: the round is then stale (and the value not cached),
-    // and this value's readers have been told to read again.
-    if let observer { reads.installReporting(observer) }
-    adopt(round, observer: observer, signature: reads.signature)
-    return value
-  }
-
-  /// Runs the closure as ``recompute()`` does, inside Apple's tracking too, when Apple's
-  /// `@Observable` objects are observed (``TrackingInterop/observesAppleObservables``). A
-  /// value that reads none of them is cached and observed exactly as with the switch
-  /// off. An Apple change reaches the current round as a will-set only (Apple's API
-  /// reports nothing after it), so the value stays in flight — computed afresh at every
-  /// read, never cached — until an input of ours reports a did-set: a value cached
-  /// before Apple's write lands would keep the old value. Readers of this value that run
-  /// in scopes of their own see the Apple change directly: Apple adds the reads of a
-  /// nested tracking to the enclosing one.
-  private func computeObservingApple(into reads: inout AccessList) -> Value {
-    let weakSelf = WeakDerived(self)
-    return TrackingInterop.withAppleTracking(
-      { AccessList.collectIsolated(into: &reads, compute) },
-      onChange: { weakSelf.object?.appleInputWillChange() }
-    ).value
-  }
-
-  /// An Apple object read by the latest recomputation is about to change.
-  private func appleInputWillChange() {
-    guard let round = bookkeeping.withLock({ $0.round }) else { return }
-    inputWillChange(round)
-  }
-
-  /// The observer of one round: it stays installed from one recomputation to the next
-  /// while they read the same inputs. A propagation observer: its did-set runs before
-  /// any ordinary observer in a batch.
-  private func makeObserver(for round: DerivedRound) -> TrackingObserver {
-    let weakSelf = WeakDerived(self)
-    return .make(
-      kind: .willSetAndDidSetRepeating,
-      willSet: .plain { weakSelf.object?.inputWillChange(round) },
-      didSet: .plain { weakSelf.object?.inputDidChange(round) },
-      isPropagation: true)
-  }
-
-  /// Makes `round` the current one and cancels the previous round's observer.
-  private func adopt(_ round: DerivedRound, observer: TrackingObserver?, signature: ReadSignature) {
-    bookkeeping.withLock { $0.adopt(round, observer: observer, signature: signature) }?.cancel()
-  }
-
-  // MARK: Input changes (on the mutating thread)
-
-  /// Marks the scopes of this value's recomputations (see `recompute()`).
-  private var scopeOwner: UnsafeRawPointer {
-    UnsafeRawPointer(Unmanaged.passUnretained(bookkeeping.buffer).toOpaque())
-  }
-
-  /// Whether the change being reported is a write made by this value's own closure,
-  /// during a recomputation on this thread. Such writes are not changes for it (as a
-  /// tracking scope's own writes do not fire it): its round, revived for the
-  /// recomputation, would otherwise tell its readers, whose next read recomputes and
-  /// writes again.
-  private var isOwnWrite: Bool { AccessList.isInScope(openedBy: scopeOwner) }
-
-  private func inputWillChange(_ round: DerivedRound) {
-    if isOwnWrite { return }
-    // Nobody observes this value any more: stop observing its inputs (the cache is
-    // dropped; the next read recomputes and observes them again).
-    if !registrar.hasPendingObservers {
-      bookkeeping.withLock { state -> TrackingObserver? in
-        guard state.round === round else { return nil }
-        return state.retireCurrentRound()
-      }?.cancel()
-      return
-    }
-    let notify = bookkeeping.withLock { $0.inputWillChange(round) }
-    if notify && isEqual == nil { registrar.willSet(self, property: 0, keyPath: valueKeyPath) }
-  }
-
-  /// Runs in the propagation phase of the change's batch: passes the change on to this
-  /// value's readers (their did-set callbacks join the batch), or — when it notifies
-  /// only when changed — queues the eager recomputation for the settling phase.
-  private func inputDidChange(_ round: DerivedRound) {
-    if isOwnWrite { return }
-    guard isEqual != nil else {
-      if bookkeeping.withLock({ $0.inputDidChange(round) }) {
-        registrar.didSet(self, property: 0, keyPath: valueKeyPath)
-      }
-      return
-    }
-    bookkeeping.lock()
-    let accepted = bookkeeping.valueWhileLocked.pointee.inputDidChange(round)
-    let previous = cachedWhileLocked
-    let generation = bookkeeping.valueWhileLocked.pointee.generation
-    bookkeeping.unlock()
-    guard accepted else { return }
-    let weakSelf = WeakDerived(self)
-    NotificationBatch.settle { weakSelf.object?.settle(previous: previous, generation: generation) }
-  }
-
-  /// Recomputes after an input change and notifies only if the value changed. Runs
-  /// once propagation is done, so no input is mid-change.
-  private func settle(previous: Value?, generation: UInt64) {
-    guard let isEqual else { return }
-    // Nobody observes this value any more: stop observing its inputs until the next
-    // read, which recomputes (the cache stays invalid).
-    guard registrar.hasPendingObservers else { return }
-    let value = recompute()
-    if let previous, isEqual(previous, value) {
-      store(value, computedAt: generation)
-      return
-    }
-    // Announce with Apple's timing: `willSet` observers still read the old value.
-    if let previous { store(previous, computedAt: generation) }
-    registrar.willSet(self, property: 0, keyPath: valueKeyPath)
-    bookkeeping.withLock { $0.isValid = false }
-    store(value, computedAt: generation)
-    registrar.didSet(self, property: 0, keyPath: valueKeyPath)
-  }
+  /// The name of the one tracked property, `value`.
+  public static var _$trackedPropertyNames: [String] { ["value"] }
 }
 
 /// A `Derived` is `Sendable` when its value is: its bookkeeping is locked, and the
@@ -343,11 +128,8 @@ public final class Derived<Value>: Trackable {
 extension Derived: @unchecked Sendable where Value: Sendable {}
 
 extension Derived: CustomStringConvertible {
-  /// The cached value if there is one, without computing or tracking anything.
+  /// The cached value if it is current, without computing or tracking anything.
   public var description: String {
-    bookkeeping.lock()
-    let cached = bookkeeping.valueWhileLocked.pointee.isValid ? cachedWhileLocked : nil
-    bookkeeping.unlock()
-    return cached.map { "Derived(\($0))" } ?? "Derived(<stale>)"
+    node.cachedValue.map { "Derived(\($0))" } ?? "Derived(<stale>)"
   }
 }

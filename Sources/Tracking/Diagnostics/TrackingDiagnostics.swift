@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(ucrt)
-  import ucrt
-#endif
-
 /// Where reports of untracked reads go.
 ///
 /// With no handler registered, each distinct report (type, property, region) is
@@ -60,15 +50,6 @@ public enum TrackingDiagnostics {
       return (Array(registry.handlers.values), false)
     }
     for handler in handlers { handler(read) }
-    if print { printWarning("warning: \(read)\n") }
-  }
-
-  private static func printWarning(_ text: String) {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-      var bytes = Array(text.utf8)
-      _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
-    #else
-      print(text, terminator: "")
-    #endif
+    if print { writeToStandardError("warning: \(read)\n") }
   }
 }

@@ -1,13 +1,11 @@
-
 /// The part of a ``RenderLoop`` that changes reach from any thread: which components
-/// are dirty, whether a cycle is already scheduled, and each component's pending
-/// tracking. Everything is behind one lock; nothing here calls out while holding it.
+/// are dirty and whether a cycle is already scheduled. Everything is behind one lock;
+/// nothing here calls out while holding it.
 final class DirtySet: Sendable {
   private struct State {
     var dirty: Set<Int> = []
     var cycleScheduled = false
     var registered: Set<Int> = []
-    var tokens: [Int: PendingTracking] = [:]
   }
 
   private let state = Locked(State())
@@ -17,12 +15,11 @@ final class DirtySet: Sendable {
     self.scheduler = scheduler
   }
 
-  /// Marks `id` dirty. Called in the `willSet` of a property the component read, on
-  /// the mutating thread. Returns whether the caller should schedule a cycle.
+  /// Marks `id` dirty, on the mutating thread. Returns whether the caller should
+  /// schedule a cycle.
   func mark(_ id: Int) -> Bool {
     state.withLock { state -> Bool in
       guard state.registered.contains(id) else { return false }  // unregistered meanwhile
-      state.tokens[id] = nil  // it just fired
       state.dirty.insert(id)
       guard scheduler != nil, !state.cycleScheduled else { return false }
       state.cycleScheduled = true
@@ -35,11 +32,6 @@ final class DirtySet: Sendable {
     state.withLock { _ = $0.registered.insert(id) }
   }
 
-  /// Records the tracking installed by the latest run of `id`.
-  func installed(_ token: PendingTracking, for id: Int) {
-    state.withLock { $0.tokens[id] = token }
-  }
-
   /// Takes the dirty set for a cycle; a change from now on schedules another cycle.
   func takeDirty() -> Set<Int> {
     state.withLock { state in
@@ -49,23 +41,17 @@ final class DirtySet: Sendable {
     }
   }
 
-  /// Forgets `id` and cancels its pending tracking.
+  /// Forgets `id`.
   func remove(_ id: Int) {
-    let token = state.withLock { state -> PendingTracking? in
+    state.withLock { state in
       state.dirty.remove(id)
       state.registered.remove(id)
-      return state.tokens.removeValue(forKey: id)
     }
-    token?.cancel()
   }
 
-  /// Cancels every pending tracking (the loop is going away).
+  /// Forgets every component (the loop is going away).
   func removeAll() {
-    let tokens = state.withLock { state -> [PendingTracking] in
-      defer { state = State() }
-      return Array(state.tokens.values)
-    }
-    for token in tokens { token.cancel() }
+    state.withLock { $0 = State() }
   }
 
   var dirtyCount: Int { state.withLock { $0.dirty.count } }

@@ -43,6 +43,8 @@ public final class RenderLoop {
   private struct Component {
     let name: String
     let update: @MainActor () -> Void
+    /// Re-runs `update` when what it read changes; tells the dirty set so.
+    let reaction: Reaction
     var runCount = 0
   }
 
@@ -65,6 +67,7 @@ public final class RenderLoop {
   }
 
   deinit {
+    for component in components.values { component.reaction.cancel() }
     dirtySet.removeAll()
   }
 
@@ -78,16 +81,18 @@ public final class RenderLoop {
   public func register(name: String = "", _ update: @escaping @MainActor () -> Void) -> ComponentID {
     let id = nextID
     nextID += 1
-    components[id] = Component(name: name, update: update)
+    let reaction = Reaction(options: [.willSet, .didSet], needsRun: Self.marker(for: id, in: dirtySet, loop: self))
+    components[id] = Component(name: name, update: update, reaction: reaction)
     dirtySet.add(id)
-    run(id)
+    run(id, always: true)
     return ComponentID(rawValue: id)
   }
 
   /// Removes a component: it is no longer re-run, and its pending tracking is
   /// cancelled and released. Unregistering an unknown component does nothing.
   public func unregister(_ id: ComponentID) {
-    guard components.removeValue(forKey: id.rawValue) != nil else { return }
+    guard let component = components.removeValue(forKey: id.rawValue) else { return }
+    component.reaction.cancel()
     dirtySet.remove(id.rawValue)
   }
 
@@ -100,8 +105,7 @@ public final class RenderLoop {
     let dirty = dirtySet.takeDirty().sorted()
     var count = 0
     for id in dirty where components[id] != nil {
-      run(id)
-      count += 1
+      if run(id, always: false) { count += 1 }
     }
     return count
   }
@@ -125,10 +129,10 @@ public final class RenderLoop {
   /// The name `id` was registered with, or `nil` for an unregistered component.
   public func name(of id: ComponentID) -> String? { components[id.rawValue]?.name }
 
-  /// The callback of component `id`'s tracking: marks it dirty on the mutating thread
-  /// (any thread: it touches only the thread-safe dirty set) and asks the scheduler for
-  /// a cycle. Made outside the main actor so that it is not isolated to it; weak
-  /// captures only, since a pending tracking must not keep the loop alive.
+  /// What component `id`'s reaction calls when it needs a run: marks it dirty on the
+  /// mutating thread (any thread: it touches only the thread-safe dirty set) and asks
+  /// the scheduler for a cycle. Made outside the main actor so that it is not isolated
+  /// to it; weak captures only, since the reaction must not keep the loop alive.
   private nonisolated static func marker(
     for id: Int, in dirtySet: DirtySet, loop: RenderLoop
   ) -> @Sendable () -> Void {
@@ -140,17 +144,17 @@ public final class RenderLoop {
     }
   }
 
-  /// Runs one component, tracked; a change of what it read marks it dirty.
-  private func run(_ id: Int) {
-    guard let update = components[id]?.update else { return }
+  /// Runs one component as its reaction's run: tracked, keeping the installed observer
+  /// while it reads the same properties. Unless `always`, only if something it read
+  /// changed value (a derived value it read may have recomputed to an equal one).
+  /// Returns whether it ran.
+  @discardableResult
+  private func run(_ id: Int, always: Bool) -> Bool {
+    guard let component = components[id] else { return false }
+    let ran = component.reaction.run(ifNeeded: !always) { component.update() } != nil
+    guard ran else { return false }
     components[id]?.runCount += 1
     totalRuns += 1
-    // willSet marks the component dirty at once; didSet marks it again, for a cycle that
-    // ran on the main actor while another thread was between its willSet and its store
-    // (that run may have read the old value). Marking twice before a cycle is one mark.
-    let marker = TrackingObserver.Handler.plain(Self.marker(for: id, in: dirtySet, loop: self))
-    let (_, observer) = track(update) { .make(kind: .willSetThenDidSet, willSet: marker, didSet: marker) }
-    let token = PendingTracking(observer)
-    dirtySet.installed(token, for: id)
+    return true
   }
 }

@@ -19,7 +19,9 @@
 ///   open, when the last such scope ends (the scope holds the storage).
 /// - Cancelling ends a tracking: nothing runs for it afterwards.
 /// - `observe` runs its closure at once and again after each batch in which a property
-///   its latest run read changed; its reads are its own (not the enclosing scope's).
+///   its latest run read changed, unless a run that began after that change (at the
+///   end of another thread's batch) has already seen it; its reads are its own (not the
+///   enclosing scope's). Another thread's open batch never holds back a run.
 /// - Threads (threaded scripts): a change that another thread made to a property a
 ///   scope had already read, before the scope's tracking was installed, fires the
 ///   tracking at install (will-set, then did-set, of an unknown property). A change by
@@ -127,9 +129,9 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
 
   /// Open scopes, innermost last, by thread.
   private var scopes: [Int: [Scope]] = [:]
-  /// The did-set callbacks waiting in each thread's open batch: the observer and the
-  /// property whose change queued it.
-  private var batches: [Int: [(observer: Int, source: String)]] = [:]
+  /// The did-set callbacks waiting in each thread's open batch: the observer, the
+  /// property whose change queued it, and the time of the latest change that did.
+  private var batches: [Int: [(observer: Int, source: String, time: Int)]] = [:]
   private var time = 0
   private var writes: [Write] = []
 
@@ -148,6 +150,8 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     var cancelled = false
     var observer: Int?
     var signature: [Watch] = []
+    /// When the latest run began.
+    var startedAt = 0
   }
 
   private var observations: [Int: Observation] = [:]
@@ -271,6 +275,7 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
   /// the same things as the previous run, else installs a new one.
   private func run(observation number: Int) {
     guard var observation = observations[number], !observation.cancelled else { return }
+    observation.startedAt = time
     var scope = Scope()
     var parts: [String] = []
     func look(_ ref: PropertyRef) -> Int? {
@@ -351,7 +356,7 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     if batches[thread] != nil { return body() }
     batches[thread] = []
     body()
-    while let (index, source) = batches[thread]!.first {
+    while let (index, source, changedAt) = batches[thread]!.first {
       batches[thread]!.removeFirst()
       switch observers[index].kind {
       case .didSetOnce, .willSetThenDidSet:
@@ -360,7 +365,7 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
           emit(index, "didSet \(source)")
         }
       case .observation(let number):
-        if observers[index].pending { run(observation: number) }
+        if observers[index].pending, observations[number]!.startedAt < changedAt { run(observation: number) }
       case .onChange, .willSetOnce, .deinitOnly:
         break
       }
@@ -369,8 +374,11 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
   }
 
   private func enqueue(_ index: Int, _ source: String, thread: Int) {
-    guard !batches[thread]!.contains(where: { $0.observer == index }) else { return }
-    batches[thread]!.append((index, source))
+    if let queued = batches[thread]!.firstIndex(where: { $0.observer == index }) {
+      batches[thread]![queued].time = time
+    } else {
+      batches[thread]!.append((index, source, time))
+    }
   }
 
   /// The storage of a released object goes, unless an open scope holds it; its pending

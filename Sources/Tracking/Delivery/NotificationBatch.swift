@@ -1,0 +1,222 @@
+import CTrackingSupport
+
+/// The did-set work of one thread's current change (or transaction), held so that
+/// everything it reaches runs once, when the change is complete.
+///
+/// `willSet` callbacks run at once, on the mutating thread, as Apple's do. `didSet`
+/// callbacks go through a batch: the outermost `didSet` on a thread (or
+/// ``withTransaction(_:)``) opens one, publishes it in the thread's batch slot, and
+/// drains it before returning. What waits in it, first in, first out:
+///
+/// - the did-set callbacks of one-shot trackings (each fires once, so each is queued
+///   once);
+/// - nodes of the reactive graph: reactions that must run (`observe`, sequences, the
+///   render loop, Combine publishers) and computations that announce their changes to
+///   one-shot trackings. A node is marked dirty or pending at once, when the change
+///   reaches it (see ``ReactiveNode``), and queued once, however many of the changes
+///   and paths of the batch reach it: when the batch drains it runs once, having
+///   pulled what it read up to date.
+///
+/// Work that runs while the batch drains may write tracked properties: those writes'
+/// did-sets join this batch and run in the same loop. A batch belongs to one thread and
+/// is never shared: its storage lives on the stack of the call that opened it.
+struct NotificationBatch {
+  /// Something waiting in the batch.
+  private enum Waiting {
+    /// A one-shot tracking's did-set, with the change's source (if it was made).
+    case oneShot(TrackingObserver, EventSource?)
+    /// A node, to ``ReactiveNode/flush()``.
+    case node(ReactiveNode)
+  }
+
+  // Every field that can hold a reference is checked by `holdsReferences`: a drained
+  // batch that holds none is not destroyed (see `run`).
+  private var queue = SmallQueue<Waiting>()
+  /// The sources of this batch's events, whose synchronous delivery ends with it (the
+  /// first inline: a batch usually delivers one change, and then allocates nothing).
+  private var firstSource: EventSource?
+  private var otherSources: [EventSource] = []
+
+  /// The current thread's batch, if one is open.
+  static var current: UnsafeMutablePointer<NotificationBatch>? {
+    tracking_current_batch()?.assumingMemoryBound(to: NotificationBatch.self)
+  }
+
+  /// Whether a batch is open on this thread.
+  static var isOpen: Bool { tracking_current_batch() != nil }
+
+  /// Runs `body` inside a batch: the one already open on this thread, or a new one
+  /// that is drained when `body` returns (also when it throws).
+  static func run<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    if isOpen { return try body() }
+    return try withUnsafeTemporaryAllocation(of: NotificationBatch.self, capacity: 1) {
+      (buffer) throws(Failure) -> T in
+      let pointer = buffer.baseAddress!
+      pointer.initialize(to: NotificationBatch())
+      tracking_set_current_batch(pointer)
+      defer {
+        drain(pointer)
+        tracking_set_current_batch(nil)
+        // Most batches end as they began, holding no reference (the queue empty, on
+        // the shared empty storage, which is never freed): nothing to release then.
+        if pointer.pointee.holdsReferences { pointer.deinitialize(count: 1) }
+      }
+      return try body()
+    }
+  }
+
+  /// Whether anything in this drained batch must be released: a source, or a list
+  /// that kept an allocated buffer.
+  private var holdsReferences: Bool {
+    firstSource != nil || otherSources.capacity != 0 || queue.holdsReferences
+  }
+
+  /// Delivers the did-set of one change to `observers`: nodes are told at once, one-shot
+  /// callbacks wait in the open batch (or in one opened for them). `change` is
+  /// described as far as their callbacks need.
+  static func deliverDidSet(_ observers: DueObservers, _ change: ChangeDescription) {
+    if let only = observers.only, only.kind != .node, !isOpen {
+      // The common case, one callback of a change made outside any batch: it runs first
+      // in the batch opened for it, as it would from the (otherwise empty) queue, so
+      // it is called directly rather than queued and taken back.
+      return run {
+        if let source = change.source { current!.pointee.keep(source) }
+        only.notifyDidSet(change)
+      }
+    }
+    run {
+      let batch = current!
+      if let source = change.source { batch.pointee.keep(source) }
+      // Queued changes are kept as one object, shared by every entry of this change.
+      var boxed: EventSource?
+      var isBoxed = false
+      observers.forEach { observer in
+        if observer.kind == .node {
+          observer.notifyDidSet(change)
+        } else {
+          if !isBoxed {
+            boxed = change.boxed
+            isBoxed = true
+          }
+          batch.pointee.queue.append(.oneShot(observer, boxed))
+        }
+      }
+    }
+  }
+
+  /// Delivers the did-set of a change whose object and property are unknown to one
+  /// observer (see ``deliverDidSet(_:_:)``).
+  static func deliverUnknownDidSet(_ observer: TrackingObserver) {
+    run {
+      if observer.kind == .node {
+        observer.notifyDidSet(.none)
+      } else {
+        current!.pointee.queue.append(.oneShot(observer, nil))
+      }
+    }
+  }
+
+  /// Queues `node` in the open batch, unless it waits in one already; the caller has
+  /// a batch open (nodes are told of changes inside one).
+  static func enqueue(_ node: ReactiveNode) {
+    let thread = tracking_current_thread()
+    let first = node.state.withLock { state -> Bool in
+      defer { state.queuedOn = thread }
+      return !state.isQueued(on: thread)
+    }
+    if first { enqueue(queued: node) }
+  }
+
+  /// Queues a node that the caller has marked as queued.
+  static func enqueue(queued node: ReactiveNode) {
+    guard let batch = current else {
+      // Not inside a batch (a change told outside one): drained here.
+      return run { enqueue(queued: node) }
+    }
+    batch.pointee.queue.append(.node(node))
+  }
+
+  private mutating func keep(_ source: EventSource) {
+    if firstSource == nil {
+      firstSource = source
+    } else {
+      otherSources.append(source)
+    }
+  }
+
+  /// Runs everything queued until nothing is left. The batch is reached through
+  /// `pointer` (its published address): work queues more through it while this loop
+  /// runs, so no Swift access to the value may span a callback.
+  private static func drain(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
+    while let waiting = pointer.pointee.queue.next() {
+      switch waiting {
+      case .oneShot(let observer, let source): observer.notifyDidSet(ChangeDescription(boxed: source))
+      case .node(let node): node.flush()
+      }
+    }
+    pointer.pointee.firstSource?.endDelivery()
+    for source in pointer.pointee.otherSources { source.endDelivery() }
+  }
+}
+
+/// A first-in, first-out queue that holds its first entry inline, so that a change
+/// with one thing to run allocates nothing.
+struct SmallQueue<Element> {
+  private var first: Element?
+  private var rest: [Element] = []
+  private var taken = 0
+
+  mutating func append(_ element: Element) {
+    if first == nil && rest.isEmpty {
+      first = element
+    } else {
+      rest.append(element)
+    }
+  }
+
+  /// Whether the queue holds an entry or an allocated buffer.
+  var holdsReferences: Bool { first != nil || rest.capacity != 0 }
+
+  /// Removes and returns the oldest entry.
+  mutating func next() -> Element? {
+    if let head = first {
+      first = nil
+      return head
+    }
+    guard taken < rest.count else { return nil }
+    defer {
+      taken += 1
+      if taken == rest.count {
+        rest.removeAll(keepingCapacity: true)
+        taken = 0
+      }
+    }
+    return rest[taken]
+  }
+}
+
+/// Groups writes so that did-set observers — continuous callbacks, derived values,
+/// one-shot `didSet` trackings, Combine publishers — hear of them once, at the end.
+///
+/// ```swift
+/// withTransaction {
+///   cart.items.append(tea)
+///   cart.total += tea.price
+/// }   // an `observe` of cart.items and cart.total runs once, here
+/// ```
+///
+/// - One-shot `willSet` callbacks (``withTracking(_:onChange:)``) keep Apple's
+///   semantics: they run at the first write, before it is stored. Sequences
+///   (``TrackedValues``) and the ``RenderLoop`` already wait for the writing code to
+///   suspend, so a transaction is one value or one cycle for them too.
+/// - Transactions nest: an inner one joins the outermost, and everything is delivered
+///   when the outermost returns.
+/// - A throwing body ends the transaction too: writes made before the error stay made
+///   (nothing is rolled back) and are delivered; the error is rethrown.
+/// - A transaction belongs to the thread that runs it: writes made on other threads
+///   meanwhile are delivered as usual, each with its own batch.
+/// - Callbacks that run at the end may write again; those changes are delivered in
+///   the same loop, before `withTransaction` returns.
+public func withTransaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+  try NotificationBatch.run(body)
+}

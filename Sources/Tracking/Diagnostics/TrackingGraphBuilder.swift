@@ -1,0 +1,116 @@
+/// Walks the reactive graph from nodes and objects and collects a ``TrackingGraph``.
+///
+/// Upwards, from a node: the objects its latest run read (its signature) and the
+/// computations it read, transitively. Downwards, from a computation or an object: the
+/// nodes whose observers are installed on it, transitively. Each node's state is read
+/// under its lock, one node at a time.
+struct TrackingGraphBuilder {
+  private var nodes: [TrackingGraph.Node] = []
+  private var edges: [TrackingGraph.Edge] = []
+  /// The snapshot's identifier of each node and object storage met, by address.
+  private var ids: [ObjectIdentifier: String] = [:]
+  private var visitedUp: Set<ObjectIdentifier> = []
+  private var visitedDown: Set<ObjectIdentifier> = []
+  private var counts: [TrackingGraph.Node.Kind: Int] = [:]
+
+  var graph: TrackingGraph { TrackingGraph(nodes: nodes, edges: edges) }
+
+  /// The registrar storage of a tracked object, found by reflection (the macro keeps it
+  /// private): introspection only.
+  static func storage(of object: some Trackable) -> RegistrarStorage? {
+    for child in Mirror(reflecting: object).children {
+      if let registrar = child.value as? TrackingRegistrar { return registrar.storage }
+    }
+    return nil
+  }
+
+  /// Adds `node`, then what it reads (`up`) and what reads it (`down`), transitively.
+  mutating func addNode(_ node: ReactiveNode, up: Bool, down: Bool) {
+    var pendingUp: [ReactiveNode] = up ? [node] : []
+    var pendingDown: [ReactiveNode] = down ? [node] : []
+    _ = id(of: node)
+    while let next = pendingUp.popLast() {
+      guard visitedUp.insert(ObjectIdentifier(next)).inserted else { continue }
+      pendingUp += addSources(of: next)
+    }
+    while let next = pendingDown.popLast() {
+      guard visitedDown.insert(ObjectIdentifier(next)).inserted else { continue }
+      guard let computation = next as? Computation else { continue }
+      pendingDown += addDependents(of: computation.registrar.storage, id: id(of: computation))
+    }
+  }
+
+  /// Adds an object and, with `down`, what reads it, transitively.
+  mutating func addObject(_ storage: RegistrarStorage, type: any Trackable.Type, down: Bool) {
+    let objectID = id(ofObject: ObjectIdentifier(storage), type: type)
+    guard down else { return }
+    var pending = addDependents(of: storage, id: objectID)
+    while let next = pending.popLast() {
+      guard visitedDown.insert(ObjectIdentifier(next)).inserted else { continue }
+      _ = addSources(of: next)
+      guard let computation = next as? Computation else { continue }
+      pending += addDependents(of: computation.registrar.storage, id: id(of: computation))
+    }
+  }
+
+  /// Adds the edges from what `node`'s latest run read; returns the computations read.
+  private mutating func addSources(of node: ReactiveNode) -> [ReactiveNode] {
+    let (signature, computations) = node.state.withLock {
+      ($0.dependencies.signature, $0.dependencies.computations)
+    }
+    var read: [ObjectIdentifier: Computation] = [:]
+    computations.forEach { read[ObjectIdentifier($0.computation.registrar.storage)] = $0.computation }
+    let dependent = id(of: node)
+    for (object, type, properties) in signature?.objects ?? [] {
+      if let computation = read[object] {
+        edges.append(.init(source: id(of: computation), dependent: dependent, properties: ["value"]))
+      } else {
+        edges.append(
+          .init(source: id(ofObject: object, type: type), dependent: dependent, properties: names(properties, type)))
+      }
+    }
+    return read.values.map { $0 }
+  }
+
+  /// Adds the edges to the nodes installed on `storage`; returns those nodes.
+  private mutating func addDependents(of storage: RegistrarStorage, id source: String) -> [ReactiveNode] {
+    var found: [ReactiveNode] = []
+    for (node, properties) in storage.nodeObservers() {
+      let isDerived = node is Computation
+      let label = names(properties, nil)
+      let edge = TrackingGraph.Edge(source: source, dependent: id(of: node), properties: isDerived && label.isEmpty ? ["value"] : label)
+      if !edges.contains(edge) { edges.append(edge) }
+      found.append(node)
+    }
+    return found
+  }
+
+  private func names(_ properties: PropertySet, _ type: (any Trackable.Type)?) -> [String] {
+    var result = properties.identifiers.map { id in type?.trackedPropertyName(id) ?? "#\(id)" }
+    if properties.includesAll { result.append("*") }
+    return result
+  }
+
+  private mutating func id(of node: ReactiveNode) -> String {
+    if let id = ids[ObjectIdentifier(node)] { return id }
+    let kind: TrackingGraph.Node.Kind = node is Computation ? .derived : .observation
+    let number = (counts[kind] ?? 0) + 1
+    counts[kind] = number
+    let id = (kind == .derived ? "d" : "r") + "\(number)"
+    let name = node.state.withLock { $0.name }
+    let label = name ?? (node as? Computation)?.typeName ?? "observation \(number)"
+    ids[ObjectIdentifier(node)] = id
+    nodes.append(.init(id: id, kind: kind, label: label))
+    return id
+  }
+
+  private mutating func id(ofObject object: ObjectIdentifier, type: any Trackable.Type) -> String {
+    if let id = ids[object] { return id }
+    let number = (counts[.object] ?? 0) + 1
+    counts[.object] = number
+    let id = "o\(number)"
+    ids[object] = id
+    nodes.append(.init(id: id, kind: .object, label: String(describing: type)))
+    return id
+  }
+}

@@ -1,0 +1,315 @@
+import CTrackingSupport
+
+/// A node that caches a value computed from what it reads: the engine of ``Derived``.
+/// Non-generic, so that a change costs specialized code whatever the value's type; the
+/// value, its closure and its comparison are in ``DerivedComputation``.
+///
+/// **States** (in ``NodeState``): *current* (the cache holds the value of the inputs as
+/// they are); *dirty* (an input surely changed: recompute at the next pull); *pending*
+/// (a computation it read may have changed: pull that one first, and recompute only if
+/// its value did change). Only an input change (push) makes it stale; only a pull makes
+/// it current.
+///
+/// **Versions.** `version` grows by one each time a recomputation yields a value that
+/// differs from the previous one (by the value's rule: `==` for an `Equatable` value,
+/// every time for others, or the caller's). A reader notes the version it read; a
+/// pending reader runs only if one of the versions it noted has moved. That is the
+/// equality cut-off: a change that leaves a value equal stops there.
+///
+/// **Only while observed.** A computation that nobody observes any more stops
+/// observing its inputs at their next change (it *retires*: its observer is cancelled,
+/// it stays dirty), and observes them again at its next read.
+///
+/// **Announcing.** A computation read by a one-shot tracking, or relayed to Apple's
+/// registrar (SwiftUI), also announces its changes through its registrar, with the
+/// timing of a stored property: `willSet` while ``Derived/value`` still returns the old
+/// value, then `didSet`. Since it changes when it is recomputed, that happens when the
+/// batch that changed an input drains (it queues itself to be pulled then); its inputs
+/// already hold their new values.
+///
+/// **One update at a time.** Recomputing holds the update lock, so two threads reading
+/// a stale value compute it once. Reading a computation from its own closure is a cycle,
+/// reported as an error.
+package class Computation: ReactiveNode, @unchecked Sendable {
+  /// The registrar of the value: its readers' observers are installed here.
+  let registrar = TrackingRegistrar()
+  /// Held while recomputing (see "One update at a time").
+  private let updateLock = Locked(())
+
+  init() {
+    super.init(changeNeeds: .nothing, hearsWillSet: false)
+  }
+
+  // MARK: Pushed (on the mutating thread)
+
+  /// Heard only to read the old value (introspection).
+  override final func sourceWillChange(_ change: ChangeDescription) {
+    recordCause(.willSet, change)
+  }
+
+  override final func sourceDidChange(_ change: ChangeDescription) {
+    recordCause(.didSet, change)
+    becomeStale(dirty: true, deferred: false)
+  }
+
+  override final func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {
+    if introspects { recordCause(.didSet, computation.changeSite.map { .site($0) } ?? .none) }
+    becomeStale(dirty: false, deferred: deferred)
+  }
+
+  /// An Apple object read by the latest recomputation is about to change: it has not
+  /// changed yet, so the value is recomputed at every read, and not cached, until an
+  /// input of ours reports a did-set (Apple's public API reports nothing after a
+  /// change); the readers' runs are scheduled rather than started here.
+  override final func appleSourceWillChange() {
+    state.withLock { $0.appleInFlight = true }
+    becomeStale(dirty: true, deferred: true)
+  }
+
+  override final func sourceDeallocated() {
+    state.withLock { $0.dependencies.signature = nil }
+  }
+
+  /// Marks this computation stale and, if it was current, passes the change on: its
+  /// readers become pending (once: a stale one passes nothing on), and the runs of the
+  /// reactions among them wait in the current batch.
+  final func becomeStale(dirty: Bool, deferred: Bool) {
+    let thread = tracking_current_thread()
+    let passOn = state.withLock { state -> Bool in
+      if state.cancelled || Self.isOwnChange(state, thread: thread) { return false }
+      if dirty { state.appleInFlight = state.appleInFlight && deferred }
+      let wasStale = state.isStale
+      if dirty { state.dirty = true } else { state.pending = true }
+      return !wasStale
+    }
+    if passOn { Self.propagate(from: self, deferred: deferred) }
+  }
+
+  /// Passes a change on from `root`, which just became stale, to everything
+  /// downstream: depth-first, with a stack of its own (graphs can be thousands of
+  /// computations deep), each computation once.
+  private static func propagate(from root: Computation, deferred: Bool) {
+    var stack = NodeStack(root)
+    while let computation = stack.pop() {
+      let subscribers = computation.registrar.storage.subscribers(of: 0)
+      guard subscribers.hasAny else {
+        // Nobody observes it any more.
+        computation.retire()
+        continue
+      }
+      if subscribers.hasOneShots && computation.state.withLock({ $0.announces }) {
+        NotificationBatch.enqueue(computation)
+      }
+      subscribers.forEachNode { node in
+        if let next = node as? Computation {
+          if next.markPending() { stack.push(next) }
+        } else {
+          node.computationMayHaveChanged(computation, deferred: deferred)
+        }
+      }
+    }
+  }
+
+  /// Marks a reader pending; returns whether it was current (then the caller passes
+  /// the change on from it).
+  private func markPending() -> Bool {
+    let thread = tracking_current_thread()
+    return state.withLock { state in
+      if state.cancelled || Self.isOwnChange(state, thread: thread) || state.isStale { return false }
+      state.pending = true
+      return true
+    }
+  }
+
+  /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
+  /// next read recomputes (and observes them again).
+  final func retire() {
+    let (observer, storages) = state.withLock { state -> (TrackingObserver?, [StorageHandle]) in
+      state.dirty = true
+      if state.keepsAlive { return (nil, []) }
+      return (state.dependencies.observer, state.dependencies.clear())
+    }
+    if let observer, observer.cancel() {
+      for handle in storages { handle.sweep() }
+    }
+  }
+
+  // MARK: Pulled (on the reading thread)
+
+  /// Called when the batch this computation queued itself in drains: brings it up to
+  /// date, which announces a change to its one-shot observers.
+  override final func flush() {
+    let thread = tracking_current_thread()
+    state.withLock { $0.leaveQueue(of: thread) }
+    Self.ensureCurrent(self)
+  }
+
+  /// Whether the value changed since `version` was read, or may have.
+  final func hasChanged(since version: UInt64) -> Bool {
+    state.withLock { $0.version != version || $0.isStale }
+  }
+
+  /// Brings `root` up to date, and everything it depends on first: a dirty
+  /// computation recomputes; a pending one pulls the computations it read, in order,
+  /// and recomputes only when one of their versions moved. Iterative (graphs can be
+  /// thousands deep): each recomputation then finds its inputs current.
+  static func ensureCurrent(_ root: Computation) {
+    guard root.needsUpdate else { return }
+    var stack = PullStack(root)
+    while let top = stack.top {
+      switch top.computation.pullStep(at: &stack.topIndex) {
+      case .descend(let input): stack.push(input)
+      case .recompute:
+        top.computation.update()
+        stack.pop()
+      case .current: stack.pop()
+      }
+    }
+  }
+
+  private enum PullStep {
+    /// This input is stale: bring it up to date first.
+    case descend(Computation)
+    /// Recompute (dirty, or an input's version moved).
+    case recompute
+    /// Nothing to do (current, or every input kept its version).
+    case current
+  }
+
+  /// Whether a pull has anything to do.
+  private var needsUpdate: Bool {
+    state.withLock { $0.needsUpdate }
+  }
+
+  /// The next step of pulling this computation, from its `index`-th input on.
+  private func pullStep(at index: inout Int) -> PullStep {
+    let (stale, dirty, inputs) = state.withLock { state in
+      (state.needsUpdate, state.dirty || !state.hasCache || state.appleInFlight, state.dependencies.computations)
+    }
+    guard stale else { return .current }
+    if dirty { return .recompute }
+    while index < inputs.count {
+      let read = inputs[index]
+      switch read.computation.pullState(since: read.version) {
+      case .stale: return .descend(read.computation)
+      case .changed: return .recompute
+      case .unchanged: index += 1
+      }
+    }
+    // Pending, and nothing it read changed: current again (unless it became dirty
+    // meanwhile).
+    return state.withLock { state in
+      if state.dirty { return .recompute }
+      state.pending = false
+      return .current
+    }
+  }
+
+  /// What a pull finds of an input read at `version`.
+  private enum InputState { case stale, changed, unchanged }
+
+  private func pullState(since version: UInt64) -> InputState {
+    state.withLock { state in
+      if state.needsUpdate { return .stale }
+      return state.version != version ? .changed : .unchanged
+    }
+  }
+
+  /// Recomputes under the update lock, unless another thread made the value current
+  /// meanwhile.
+  ///
+  /// Inside a batch, opened first so that it drains after the lock is released: the
+  /// did-sets of writes the closure makes run once the value is stored, and a reaction
+  /// they run may read this value again.
+  private func update() {
+    let thread = tracking_current_thread()
+    precondition(
+      state.withLock { $0.runningThread != thread },
+      "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
+    NotificationBatch.run {
+      updateLock.lock()
+      defer { updateLock.unlock() }
+      let mustCompute = state.withLock { state -> Bool in
+        guard state.isStale || !state.hasCache || state.appleInFlight else { return false }
+        // Changes from now on are for the next recomputation.
+        state.dirty = false
+        state.pending = false
+        state.runningThread = thread
+        state.causes.beginRun()
+        return true
+      }
+      if mustCompute { recompute(thread: thread) }
+    }
+  }
+
+  /// The type of the value's owner, for naming it (introspection).
+  var typeName: String { "Derived" }
+
+  /// Which value changed, for the readers that say so (the `value` of the `Derived`);
+  /// overridden by ``DerivedComputation``.
+  var changeSite: ChangeSite? { nil }
+
+  /// Runs the closure and stores its value; overridden by ``DerivedComputation``.
+  /// Called with the update lock held and the run marked on `thread`; must end the run
+  /// with ``endRecomputation(_:changed:)``.
+  func recompute(thread: UInt) {}
+
+  /// Ends a recomputation that read `reads`: keeps or replaces the input observer, and
+  /// makes the value stale again if an input changed on another thread before the new
+  /// observer could see it.
+  final func endRecomputation(_ reads: borrowing AccessList) {
+    let changedElsewhere = adopt(reads) { state, changedElsewhere -> Bool in
+      state.runningThread = 0
+      return changedElsewhere
+    }
+    if changedElsewhere { becomeStale(dirty: true, deferred: false) }
+  }
+
+  deinit {}
+}
+
+/// The computations a pull is bringing up to date, each with how far it got through
+/// the computations it read; the first frame held inline, so that a pull one level
+/// deep allocates nothing.
+struct PullStack {
+  struct Frame {
+    let computation: Computation
+    var index = 0
+  }
+
+  private var first: Frame?
+  private var rest: [Frame] = []
+
+  init(_ root: Computation) { first = Frame(computation: root) }
+
+  var top: Frame? { rest.last ?? first }
+
+  /// The input index of the top frame.
+  var topIndex: Int {
+    get { rest.isEmpty ? first!.index : rest[rest.count - 1].index }
+    set {
+      if rest.isEmpty { first!.index = newValue } else { rest[rest.count - 1].index = newValue }
+    }
+  }
+
+  mutating func push(_ computation: Computation) {
+    if rest.capacity == 0 { rest.reserveCapacity(16) }
+    rest.append(Frame(computation: computation))
+  }
+
+  mutating func pop() {
+    if rest.isEmpty { first = nil } else { rest.removeLast() }
+  }
+}
+
+/// A stack of computations for a propagation: a chain (where each pops before it pushes
+/// the next) allocates nothing.
+struct NodeStack {
+  private var stack: SmallList<Computation>
+
+  init(_ first: Computation) { stack = SmallList(first) }
+
+  mutating func push(_ computation: Computation) { stack.append(computation) }
+
+  mutating func pop() -> Computation? { stack.popLast() }
+}

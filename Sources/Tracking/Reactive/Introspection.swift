@@ -1,0 +1,105 @@
+import CTrackingSupport
+
+/// The runtime side of ``TrackingIntrospection``: whether it is on, and the registry of
+/// live nodes it keeps while it is.
+enum Introspection {
+  /// The bit of the runtime's switch word (shared with ``TrackingInterop``'s switches)
+  /// that says introspection is on.
+  static let bit = 8
+
+  /// Whether introspection is on: then nodes register themselves and keep the causes of
+  /// their runs. Off, both cost one relaxed load.
+  @inline(__always)
+  static var isOn: Bool { tracking_interop_flags() & bit != 0 }
+
+  static func setOn(_ on: Bool) { tracking_interop_set_flag(bit, on) }
+
+  static func register(_ node: ReactiveNode) {
+    guard _slowPath(isOn) else { return }
+    registry.withLock { registry in
+      registry.count += 1
+      registry.nodes[ObjectIdentifier(node)] = WeakNode(node: node, order: registry.count)
+    }
+  }
+
+  static func unregister(_ node: ReactiveNode) {
+    guard node.introspects else { return }
+    registry.withLock { _ = $0.nodes.removeValue(forKey: ObjectIdentifier(node)) }
+  }
+
+  /// The nodes made while introspection was on and still alive, oldest first.
+  static var liveNodes: [ReactiveNode] {
+    registry.withLock { registry in
+      registry.nodes.values.sorted { $0.order < $1.order }.compactMap(\.node)
+    }
+  }
+
+  private struct Registry {
+    var nodes: [ObjectIdentifier: WeakNode] = [:]
+    var count = 0
+  }
+
+  private static let registry = Locked(Registry())
+
+  private struct WeakNode {
+    weak var node: ReactiveNode?
+    let order: Int
+  }
+}
+
+/// Why a node ran last, and why it will run next: the changes it heard (kept only
+/// while introspection is on).
+struct RunCauses {
+  /// The changes heard since the latest run began.
+  var next: [TrackingChange] = []
+  /// The changes that caused the latest run.
+  var last: [TrackingChange] = []
+
+  /// Adds a change; a did-set completes the will-set of the same property heard before
+  /// it with the new value.
+  mutating func heard(_ change: TrackingChange) {
+    if change.kind == .didSet, let index = next.lastIndex(where: { $0.isWillSet(of: change) }) {
+      next[index] = next[index].completed(by: change)
+    } else {
+      next.append(change)
+    }
+  }
+
+  mutating func beginRun() {
+    guard !next.isEmpty || !last.isEmpty else { return }
+    last = next
+    next = []
+  }
+}
+
+extension TrackingChange {
+  /// A change as a node hears it: `change` describes it, and its value is read now
+  /// (on the mutating thread, while the change is delivered).
+  init(_ kind: TrackingEvent.Kind, _ change: ChangeDescription) {
+    let site = change.site
+    let value = change.source?.valueDescription
+    self.init(
+      kind: kind, objectType: site?.objectType, propertyName: site?.propertyName,
+      oldValue: kind == .willSet ? value : nil, newValue: kind == .didSet ? value : nil, object: site?.objectID)
+  }
+
+  func isWillSet(of didSet: TrackingChange) -> Bool {
+    kind == .willSet && object != nil && object == didSet.object && propertyName == didSet.propertyName
+  }
+
+  func completed(by didSet: TrackingChange) -> TrackingChange {
+    TrackingChange(
+      kind: .didSet, objectType: objectType, propertyName: propertyName, oldValue: oldValue,
+      newValue: didSet.newValue, object: object)
+  }
+}
+
+extension ReactiveNode {
+  /// Records a change this node heard, for ``TrackingToken/lastRunCauses`` (nodes made
+  /// while introspection is on).
+  final func recordCause(_ kind: TrackingEvent.Kind, _ change: ChangeDescription) {
+    guard introspects, Introspection.isOn else { return }
+    let cause = TrackingChange(kind, change)
+    state.withLock { $0.causes.heard(cause) }
+  }
+}

@@ -1,0 +1,385 @@
+import CTrackingSupport
+
+/// A node that re-runs a closure when what it read changes: the engine of `observe`,
+/// `withContinuousTracking` and `onChange(of:)`, and — with runs its owner starts — of
+/// ``TrackedValues``, the ``RenderLoop`` and the Combine bridge.
+///
+/// **Rule**: a change either starts a run (at once, where it happens, for immediate
+/// delivery on the closure's isolation; at the end of the change's batch for a did-set),
+/// or is left as the pending change for the run under way (which runs again when it
+/// ends), for a scheduled run, or for the owner that was told. So every change that
+/// arrives after a run's reads is followed by a run that reads again. A run caused only
+/// by computations it read (*pending*) first pulls them, and happens only if one of
+/// their values changed.
+///
+/// How runs happen is the reaction's ``Schedule``: on the closure's isolation, or by
+/// its owner (told through a callback, on the mutating thread, that a run is needed).
+package final class Reaction: ReactiveNode, @unchecked Sendable {
+  /// How a reaction's runs happen.
+  package enum Schedule: Sendable {
+    /// The reaction runs its own closure on the closure's isolation: where the change
+    /// happens when that is on it and delivery is immediate, else scheduled there.
+    case own(ContinuousDelivery)
+    /// The owner runs it (``run(ifNeeded:_:)``): `needsRun` is called, on the thread
+    /// that made the change, when a run is needed and the owner was not told yet — at
+    /// the end of the change's batch for a did-set. `willChange`, if given, is called at
+    /// every will-set heard, before the value changes.
+    case owner(willChange: (@Sendable () -> Void)?, needsRun: @Sendable () -> Void)
+  }
+
+  let options: TrackingOptions
+  private let schedule: Schedule
+  /// The closure of an `own` schedule, called on `isolation` only.
+  private let body: Callable?
+  /// The closure's isolation.
+  private let isolation: (any Actor)?
+  /// Immediate delivery of a nonisolated closure: every change runs it where it
+  /// happens (decided once).
+  private let runsAnywhere: Bool
+  /// Whether runs hand the closure the change (an event); else the change is only kept.
+  private let bodyTakesChange: Bool
+
+  /// A reaction whose closure `body` runs on its isolation (continuous observation).
+  package init(options: TrackingOptions, delivery: ContinuousDelivery, body: Body) {
+    self.options = options
+    self.schedule = .own(delivery)
+    self.body = body.callable
+    isolation = body.isolation
+    if case .plain = self.body { bodyTakesChange = false } else { bodyTakesChange = true }
+    runsAnywhere = delivery == .immediate && isolation == nil
+    // A plain body's change is only kept (`lastEvent`): it needs no object.
+    super.init(
+      changeNeeds: bodyTakesChange ? .source : .site, hearsWillSet: options.contains(.willSet),
+      hearsDidSet: !options.isDisjoint(with: [.willSet, .didSet]))
+  }
+
+  /// A reaction whose runs its owner starts with ``run(ifNeeded:_:)``, after `needsRun`
+  /// said so (see ``Schedule/owner(willChange:needsRun:)``).
+  package init(
+    options: TrackingOptions, willChange: (@Sendable () -> Void)? = nil, needsRun: @escaping @Sendable () -> Void
+  ) {
+    self.options = options
+    self.schedule = .owner(willChange: willChange, needsRun: needsRun)
+    body = nil
+    isolation = nil
+    bodyTakesChange = false
+    runsAnywhere = false
+    super.init(changeNeeds: .nothing, hearsWillSet: options.contains(.willSet))
+  }
+
+  // MARK: Starting
+
+  /// Makes the first run: now when `immediately` and the caller is on the closure's
+  /// isolation, else scheduled there. (Reactions of an `own` schedule only.)
+  package func start(immediately: Bool) {
+    if immediately, isOnItsIsolation {
+      let thread = tracking_current_thread()
+      let mayRun = state.withLock { state -> Bool in
+        guard !state.cancelled else { return false }
+        state.runningThread = thread
+        state.lastChange = KeptChange(kind: .initial, description: .none)
+        return true
+      }
+      if mayRun { runLoop(RunChange(kind: .initial, source: nil, mustPull: false)) }
+    } else {
+      state.withLock { state in
+        state.pendingChange = KeptChange(kind: .initial, description: .none)
+        state.dirty = true
+      }
+      scheduleRun()
+    }
+  }
+
+  /// Whether a change starts a run on the thread that made it (immediate delivery, and
+  /// that thread is on the closure's isolation).
+  private var runsWhereChanged: Bool {
+    if runsAnywhere { return true }
+    guard case .own(.immediate) = schedule else { return false }
+    return isOnItsIsolation
+  }
+
+  private var isOnItsIsolation: Bool {
+    guard let actor = isolation else { return true }
+    return Isolation.isCurrent(actor)
+  }
+
+  // MARK: Changes (on the mutating thread)
+
+  /// An owner that hears will-sets is told at once (and learns of the run the change
+  /// needs at its did-set, at the end of its batch).
+  override func sourceWillChange(_ change: ChangeDescription) {
+    recordCause(.willSet, change)
+    // Heard only to read the old value (introspection).
+    guard hearsWillSet else { return }
+    if case .owner(let willChange?, _) = schedule {
+      let thread = tracking_current_thread()
+      if state.withLock({ !$0.cancelled && !Self.isOwnChange($0, thread: thread) }) { willChange() }
+      return
+    }
+    changed(.willSet, change, requested: true, atBatchEnd: false)
+  }
+
+  /// With `.willSet` only, the did-set is heard too: a run that another thread's
+  /// will-set started may read before that thread stores the new value, and the did-set
+  /// then asks for the run that reads it (so the final value is never lost); it
+  /// coalesces with a run not yet started.
+  override func sourceDidChange(_ change: ChangeDescription) {
+    recordCause(.didSet, change)
+    changed(.didSet, change, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true)
+  }
+
+  /// A derived value changes when it is recomputed, which this reaction's run will do
+  /// (by pulling it) if it must: the change is of the kind the options ask for, and
+  /// names the derived value.
+  override func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {
+    let change: ChangeDescription = changeNeeds == .nothing ? .none : computation.changeSite.map { .site($0) } ?? .none
+    recordCause(.didSet, change)
+    changed(
+      options.contains(.didSet) || !hearsWillSet ? .didSet : .willSet, change, requested: true,
+      atBatchEnd: !deferred, startsHere: !deferred, certain: false)
+  }
+
+  /// Apple's public API reports a change only before it happens: the options are served
+  /// as for our objects, except that the did-set run is *scheduled* on the closure's
+  /// isolation, never started here, where the property still holds its old value.
+  override func appleSourceWillChange() {
+    if options.contains(.willSet) { changed(.willSet, .none, requested: true, atBatchEnd: false) }
+    if !options.isDisjoint(with: [.willSet, .didSet]) {
+      changed(.didSet, .none, requested: options.contains(.didSet), atBatchEnd: false, startsHere: false)
+    }
+  }
+
+  override func sourceDeallocated() {
+    state.withLock { $0.dependencies.signature = nil }
+    recordCause(.deinit, .none)
+    if options.contains(.deinit) { changed(.deinit, .none, requested: true, atBatchEnd: false) }
+  }
+
+  /// Takes one change. `requested`: of a kind the options asked for (else it asks for a
+  /// run, but the run gets the latest requested change). `atBatchEnd`: the run waits
+  /// for the end of the change's batch (did-sets). `startsHere`: false for a change that
+  /// has not happened yet; its run is scheduled. `certain`: false for a computation's
+  /// change, which the run confirms by pulling.
+  private func changed(
+    _ kind: TrackingEvent.Kind, _ change: ChangeDescription, requested: Bool, atBatchEnd: Bool,
+    startsHere: Bool = true, certain: Bool = true
+  ) {
+    let thread = tracking_current_thread()
+    let runsHere = startsHere && runsWhereChanged
+    let start = state.withLock { state -> RunStart in
+      guard !state.cancelled, !Self.isOwnChange(state, thread: thread) else { return .none }
+      if requested || state.pendingChange == nil { state.pendingChange = KeptChange(kind: kind, description: change) }
+      if !startsHere { state.nextRunIsScheduled = true }
+      let wasWaiting = state.isStale
+      if certain { state.dirty = true } else { state.pending = true }
+      // A run under way or scheduled will see this change; so will the end of this
+      // thread's batch if the reaction waits in it. Waiting in another thread's batch
+      // is not enough: that batch may stay open (a transaction) long after this change.
+      guard state.runningThread == 0, !state.scheduled, !state.isQueued(on: thread) else { return .none }
+      guard !wasWaiting || state.queuedOn != 0 else { return .none }
+      if atBatchEnd {
+        state.queuedOn = thread
+        return .queue
+      }
+      if case .owner = schedule {
+        state.scheduled = true
+        return .tellOwner
+      }
+      return runsHere ? .now(state.beginRun(on: thread, keepsSource: bodyTakesChange)) : .scheduled
+    }
+    act(on: start)
+  }
+
+  /// Called when the batch that queued this reaction drains: runs it here, or schedules
+  /// it.
+  override func flush() {
+    let thread = tracking_current_thread()
+    let runsHere = runsWhereChanged
+    let start = state.withLock { state -> RunStart in
+      state.leaveQueue(of: thread)
+      guard !state.cancelled, state.isStale, state.runningThread == 0, !state.scheduled else { return .none }
+      if case .owner = schedule {
+        state.scheduled = true
+        return .tellOwner
+      }
+      return runsHere && !state.nextRunIsScheduled
+        ? .now(state.beginRun(on: thread, keepsSource: bodyTakesChange)) : .scheduled
+    }
+    act(on: start)
+  }
+
+  private func act(on start: RunStart) {
+    switch start {
+    case .now(let change): runLoop(change)
+    case .scheduled: scheduleRun()
+    case .queue: NotificationBatch.enqueue(queued: self)
+    case .tellOwner: if case .owner(_, let needsRun) = schedule { needsRun() }
+    case .none: break
+    }
+  }
+
+  /// Schedules one run on the closure's isolation, unless one is scheduled already.
+  private func scheduleRun() {
+    let first = state.withLock { state -> Bool in
+      guard !state.cancelled, !state.scheduled else { return false }
+      state.scheduled = true
+      return true
+    }
+    guard first else { return }
+    Task { [weak self] in
+      guard let self else { return }
+      await self.runScheduled(isolation: self.isolation)
+    }
+  }
+
+  private func runScheduled(isolation: isolated (any Actor)?) {
+    let thread = tracking_current_thread()
+    let change = state.withLock { state -> RunChange? in
+      state.scheduled = false
+      guard !state.cancelled, state.runningThread == 0, state.isStale else { return nil }
+      return state.beginRun(on: thread, keepsSource: bodyTakesChange)
+    }
+    if let change { runLoop(change) }
+  }
+
+  // MARK: Runs (on the closure's isolation)
+
+  /// Runs the closure for `change`, then again for as long as a change that arrived
+  /// meanwhile asks for a run here. The first run is marked as under way on this thread.
+  private func runLoop(_ change: RunChange) {
+    guard let body else { return }
+    var next: RunChange? = change
+    while let change = next {
+      next = runMarked(change) { reads in
+        switch body {
+        case .plain(let body):
+          collect(into: &reads, body)
+        case .event(let body):
+          // `cancel()` on the event ends this reaction, not only its observer.
+          let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
+          collect(into: &reads) { body(event) }
+        }
+      }
+    }
+  }
+
+  /// Runs `body` now as this reaction's run, on the caller's thread, if a change asks
+  /// for one (or it never ran): for owners, who call it when they were told a run is
+  /// needed, and may call it any time. Returns `nil` when no run was needed (and
+  /// `body` did not run), else `body`'s value.
+  package func run<T>(ifNeeded: Bool = true, _ body: () -> T) -> T? {
+    let thread = tracking_current_thread()
+    let change = state.withLock { state -> RunChange? in
+      state.scheduled = false
+      guard !state.cancelled, state.runningThread == 0 else { return nil }
+      guard !ifNeeded || state.isStale else { return nil }
+      return state.beginRun(on: thread, keepsSource: false)
+    }
+    guard let change else { return nil }
+    var result: T?
+    _ = runMarked(change) { reads in result = collect(into: &reads, body) }
+    return result
+  }
+
+  private func tellOwnerIfNeeded() {
+    guard case .owner(_, let needsRun) = schedule else { return }
+    let tell = state.withLock { state -> Bool in
+      guard !state.cancelled, state.isStale, !state.scheduled else { return false }
+      state.scheduled = true
+      return true
+    }
+    if tell { needsRun() }
+  }
+
+  /// One run, marked as under way on this thread: pulls first if only computations
+  /// changed (and skips the run if none did), then runs `body` tracked and ends the run.
+  /// Returns the change of the next run when it must start now, on this thread.
+  private func runMarked(_ change: RunChange, _ body: (inout AccessList) -> Void) -> RunChange? {
+    if change.mustPull {
+      guard pullConfirmsChange() else { return endRun(changed: false) }
+      state.withLock { $0.lastChange = change.confirmed }
+    }
+    var reads = AccessList()
+    reads.isNodeRun = true
+    body(&reads)
+    let thread = tracking_current_thread()
+    let runsHere = runsWhereChanged
+    let end = adopt(reads) { state, changedElsewhere in
+      state.endRun(changed: changedElsewhere, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
+    }
+    return follow(end)
+  }
+
+  /// Whether a computation this reaction read changed value (pulling each up to date,
+  /// in the order the latest run read them).
+  private func pullConfirmsChange() -> Bool {
+    let inputs = state.withLock { $0.dependencies.computations }
+    for index in 0..<inputs.count {
+      let read = inputs[index]
+      Computation.ensureCurrent(read.computation)
+      if read.computation.hasChanged(since: read.version) { return true }
+    }
+    return false
+  }
+
+  /// Ends a run that did not happen (nothing it read had changed).
+  private func endRun(changed: Bool) -> RunChange? {
+    let thread = tracking_current_thread()
+    let runsHere = runsWhereChanged
+    let end = state.withLock { state in
+      state.endRun(changed: changed, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
+    }
+    return follow(end)
+  }
+
+  private func follow(_ end: RunEnd) -> RunChange? {
+    switch end {
+    case .idle: return nil
+    case .next(let change): return change
+    case .scheduled:
+      if case .owner = schedule { tellOwnerIfNeeded() } else { scheduleRun() }
+    case .cancelled: finishCancel()
+    }
+    return nil
+  }
+
+  // MARK: Cancelling
+
+  private func finishCancel() {
+    let (observer, storages) = state.withLock { state in
+      defer {
+        state.pendingChange = nil
+        state.lastChange = nil
+        state.dirty = false
+        state.pending = false
+      }
+      return (state.dependencies.observer, state.dependencies.clear())
+    }
+    guard let observer, observer.cancel() else { return }
+    for handle in storages { handle.sweep() }
+  }
+
+  @discardableResult
+  override package func cancel() -> Bool {
+    let first = super.cancel()
+    state.withLock { state in
+      state.pendingChange = nil
+      state.lastChange = nil
+    }
+    return first
+  }
+
+  // MARK: Introspection
+
+  /// What the latest run read.
+  var dependencies: [TrackingDependency] {
+    state.withLock { $0.dependencies.signature }?.dependencies ?? []
+  }
+
+  /// The change of the latest run, as an event that cancels this reaction.
+  var lastEvent: TrackingEvent? {
+    state.withLock { $0.lastChange }.map {
+      TrackingEvent(kind: $0.kind, source: $0.description.eventSource, canceller: self)
+    }
+  }
+}

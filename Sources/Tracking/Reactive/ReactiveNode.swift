@@ -1,0 +1,223 @@
+import CTrackingSupport
+
+/// A node of the reactive graph: something that runs a closure tracked, remembers what
+/// the run read, and hears when that changes. The one engine under everything that
+/// re-runs code:
+///
+/// - **Sources** are tracked properties. They are not nodes: an object's registrar
+///   holds, for each node that read one of its properties, that node's observer (see
+///   ``RegistrarStorage``), and tells it at each write.
+/// - **Computations** (``Computation``, behind ``Derived``) cache a value. They are
+///   sources too, for whoever reads them.
+/// - **Reactions** (``Reaction``, behind `observe`, `withContinuousTracking`,
+///   ``TrackedValues``, the ``RenderLoop`` and the Combine bridge) re-run a closure, or
+///   tell their owner that it should.
+///
+/// **Push, then pull.** A write marks the nodes that read the property *dirty* (an
+/// input surely changed); a dirty or pending computation marks the nodes that read it
+/// *pending* (an input may have changed) — once: a node already dirty or pending
+/// passes nothing on, so however many paths lead to a node, it hears of a change once.
+/// Reactions reached this way wait in the writing thread's ``NotificationBatch``, which
+/// runs them when the outermost write or ``withTransaction(_:)`` ends. Before a
+/// pending node runs it *pulls*: it brings the computations it read up to date, in the
+/// order it read them, and runs only if one of their values really changed (see
+/// ``Computation/ensureCurrent(_:)``). So each computation runs at most once per
+/// change, only when something it read changed, and never sees a mix of old and new
+/// inputs.
+///
+/// **One rule for a run's own writes.** A change reported on the thread that is running
+/// the node (its closure, its computation) is the node's own, and does not make it
+/// dirty — as Apple's tracking ignores writes made inside `apply`. (A change made on
+/// that thread before the node's observer existed is discounted the same way by the
+/// scope's change epochs; see ``AccessList/changedElsewhere()``.)
+///
+/// **One observer while the reads stay the same.** A node keeps the observer its
+/// previous run installed when the next run reads the same properties of the same
+/// objects (compared by address; the observer's deinit handler forgets the comparison
+/// when a watched object is deallocated, before its address can be reused); otherwise
+/// it installs a new one and sweeps the old one out of every object it was on. See
+/// ``adopt(_:end:)``.
+///
+/// **Lifetime.** A node's observer holds the node strongly, so a change reaches it with
+/// no lock and no retain. The cycle lasts while the observer is installed: cancelling
+/// the node cancels the observer and sweeps it out of every object it was on, so a
+/// cancelled node, and its closure, are released. The public object a user holds (a
+/// ``TrackingToken``, a ``Derived``) owns its node and cancels it when released.
+///
+/// **State and locks.** Everything mutable is in ``NodeState``, under the node's lock,
+/// which is never held while calling out (user code, another node, a registrar). Lock
+/// order: a node's lock, then an object's (innermost, as always); never two nodes'.
+/// A computation also has an update lock, held while it recomputes (see
+/// ``Computation``).
+package class ReactiveNode: @unchecked Sendable {
+  // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
+  // immutable after `init`.
+
+  /// The node's state, under its lock.
+  let state: Locked<NodeState>
+
+  /// How much of a change this node keeps (its runs' events, its `lastEvent`).
+  let changeNeeds: TrackingObserver.Handler.Needs
+
+  /// Whether the node's observers hear will-sets (a reaction that runs at them).
+  let hearsWillSet: Bool
+  /// Whether they hear did-sets (all but a reaction to deallocations only).
+  let hearsDidSet: Bool
+
+  /// Whether the node records the causes of its runs (introspection was on when it
+  /// was made): its observers then hear will-sets too and read the changed values.
+  let introspects: Bool
+
+  init(changeNeeds: TrackingObserver.Handler.Needs, hearsWillSet: Bool, hearsDidSet: Bool = true) {
+    introspects = Introspection.isOn
+    self.changeNeeds = introspects ? .source : changeNeeds
+    self.hearsWillSet = hearsWillSet
+    self.hearsDidSet = hearsDidSet
+    state = Locked(NodeState())
+    Introspection.register(self)
+  }
+
+  // MARK: What a node hears (overridden by computations and reactions)
+
+  /// A property this node read is about to change (only for nodes that hear
+  /// will-sets), on the mutating thread.
+  func sourceWillChange(_ change: ChangeDescription) {}
+
+  /// A property this node read has changed, on the mutating thread, inside a batch.
+  func sourceDidChange(_ change: ChangeDescription) {}
+
+  /// A computation this node read may have changed (it is dirty or pending), on the
+  /// thread that is propagating, inside a batch. `deferred`: the change has not
+  /// happened yet (an Apple object's will-set), so a run it causes must be scheduled,
+  /// not started on this thread.
+  func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {}
+
+  /// An Apple `@Observable` property read by the latest run is about to change (with
+  /// ``TrackingInterop/observesAppleObservables`` on), on the mutating thread.
+  func appleSourceWillChange() {}
+
+  /// Called by the batch that queued this node, when it drains.
+  func flush() {}
+
+  /// An object this node read was deallocated, on the deallocating thread, before its
+  /// address can be reused: the comparison by address is forgotten, so the next run
+  /// installs afresh. Nodes that asked for deinit events also hear it as a change.
+  func sourceDeallocated() {
+    state.withLock { $0.dependencies.signature = nil }
+  }
+
+  // MARK: The own-writes rule
+
+  /// Whether a change reported now, on this thread, is one of the node's own: the
+  /// thread is running the node. Under the lock.
+  @inline(__always)
+  static func isOwnChange(_ state: borrowing NodeState, thread: UInt) -> Bool {
+    state.runningThread == thread
+  }
+
+  // MARK: Observers
+
+  /// The observer of one run's reads. Its handlers hold this node strongly (see
+  /// "Lifetime" above).
+  final func makeObserver() -> TrackingObserver {
+    TrackingObserver.make(
+      node: self, hearsWillSet: hearsWillSet || introspects, hearsDidSet: hearsDidSet, needs: changeNeeds)
+  }
+
+  // MARK: Cancelling
+
+  /// Stops the node: it does not run again, and its observer is cancelled and swept out
+  /// of every object it was on. Returns whether this call cancelled it.
+  @discardableResult
+  package func cancel() -> Bool {
+    let (first, observer, storages) = state.withLock { state in
+      let first = !state.cancelled
+      state.cancelled = true
+      return (first, state.dependencies.observer, state.dependencies.clear())
+    }
+    if let observer, observer.cancel() {
+      for handle in storages { handle.sweep() }
+    }
+    return first
+  }
+
+  /// Whether the node was cancelled.
+  var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+  deinit {
+    // Nothing else can reach this node: its observers hold it strongly, so none is
+    // installed any more.
+    Introspection.unregister(self)
+  }
+}
+
+/// The mutable state of a ``ReactiveNode``, under its lock.
+struct NodeState {
+  var cancelled = false
+  /// The thread running the node's closure right now, or 0 (see "the own-writes rule").
+  var runningThread: UInt = 0
+  /// A property the node read changed since its latest run.
+  var dirty = false
+  /// A computation the node read may have changed since its latest run: it must
+  /// pull before it runs, and runs only if that computation's value changed.
+  var pending = false
+  /// The thread whose batch's queue the node waits in, or 0. A node is queued once
+  /// per batch, whatever the number of paths that reach it; a change made in another
+  /// thread's batch queues it there too, so that no thread's change waits for another
+  /// thread's batch (a transaction held open elsewhere) to end.
+  var queuedOn: UInt = 0
+
+  /// The node waits in the queue of `thread`'s batch.
+  func isQueued(on thread: UInt) -> Bool { queuedOn == thread }
+
+  /// The batch of `thread` drained the node: it waits in no queue, unless another
+  /// batch queued it since.
+  mutating func leaveQueue(of thread: UInt) {
+    if queuedOn == thread { queuedOn = 0 }
+  }
+  /// What the latest run read and the observer that watches it.
+  var dependencies = Dependencies()
+  /// How many times a run installed a new observer (the others kept theirs).
+  var installCount = 0
+  /// Why the node ran last, and why it will run next (kept only while introspection
+  /// is on; see ``TrackingIntrospection``).
+  var causes = RunCauses()
+  /// What the node is called in a ``TrackingGraph``.
+  var name: String?
+
+  // A computation's value (see `Computation`).
+
+  /// Grows by one each time the value changes.
+  var version: UInt64 = 0
+  /// Whether the cache holds a value (current or not).
+  var hasCache = false
+  /// The value is announced through its registrar (one-shot trackings, Apple's
+  /// registrar read it); set on such a read, and kept.
+  var announces = false
+  /// The value keeps observing its inputs while nobody observes it.
+  var keepsAlive = false
+  /// An Apple object it read is changing: recomputed at every read until an input of
+  /// ours reports a did-set.
+  var appleInFlight = false
+  var recomputeCount = 0
+
+  // A reaction's runs (see `Reaction`).
+
+  /// The latest change of a kind the options asked for, for the next run.
+  var pendingChange: KeptChange?
+  /// The change of the latest run.
+  var lastChange: KeptChange?
+  /// A run is scheduled on the closure's isolation (or its owner was told).
+  var scheduled = false
+  /// The next run must be scheduled, not started on the thread that ends the run under
+  /// way: its change has not happened yet (an Apple object's will-set).
+  var nextRunIsScheduled = false
+
+  /// Whether a change arrived since the latest run.
+  var isStale: Bool { dirty || pending }
+
+  /// Whether a computation must be brought up to date before its value is read.
+  var needsUpdate: Bool { dirty || pending || !hasCache || appleInFlight }
+}
+
+extension ReactiveNode: TrackingCancellable {}

@@ -1,0 +1,423 @@
+import CTrackingSupport
+
+/// The shared, lock-protected part of a ``TrackingRegistrar``: the observers installed
+/// on one object and which of its properties each one watches.
+///
+/// **Layout.** One allocation per object (72 bytes, an 80-byte heap block). The Swift state is the buffer's
+/// header; the atomic words and the lock are its tail element, so they have a stable
+/// address and are used from C without Swift's exclusivity checks.
+///
+/// **Observers** are kept in installation order, each with a ``PropertySet`` bitmask,
+/// rather than in a dictionary keyed by `KeyPath` as Apple does: one observer alone
+/// (most objects), or an array of entries (see ``Observers``). A write of a watched
+/// property takes the lock and matches entries with one AND each, no hashing.
+/// Observers that have finished elsewhere (fired through another object, or cancelled)
+/// are swept out when a property they watch changes, and before an install that would
+/// grow the array, so memory stays proportional to the pending observers.
+///
+/// **The words** (bit *n* stands for property *n*; the top bit for every property
+/// numbered too high to have a bit):
+/// - `readMask`: the properties ever read inside a tracking scope. It only grows. A
+///   write of any other property loads this one word and returns: nothing can depend on
+///   it. Set with a relaxed OR by the reading thread before it reads the value.
+/// - `changeEpoch`: bumped by every write of a property in `readMask`, at `willSet` and
+///   again at `didSet`. A scope notes it when it first reads this object; when its
+///   observer is installed, a larger epoch than the scope's own writes account for
+///   means another thread changed something in between, and the observer is told at
+///   once (see ``AccessList/changedElsewhere()``). This is what keeps a change made
+///   while a tracking's `apply` runs from being lost.
+/// - `observedMask`: the union of the properties that pending observers watch; written
+///   under the lock, read without it.
+/// - `willSetMask` (32 bits, in the lock's padding): the same for the observers that
+///   hear will-sets; a write whose property has no bit there skips the will-set pass.
+///   Written and read like `observedMask`, and ordered by the same epoch protocol.
+///
+/// **Why these orders are enough.** A reader ORs the bit and notes the epoch before it
+/// reads the value; a write that the program orders after that read (the only kind a
+/// scope can miss) therefore sees the bit, bumps the epoch past the noted value, and the
+/// install notices. An install publishes its entry (under the lock, then a sequentially
+/// consistent fence) before it loads the epoch, and a write bumps the epoch (a
+/// sequentially consistent read-modify-write) before it loads `observedMask`: so either
+/// the write sees the new observer, or the install sees the bump (or both; a one-shot
+/// observer still fires once, as its state word decides).
+///
+/// **Lock rules.** One lock per object; nothing calls out while holding it (callbacks
+/// are collected under it and run after); no other lock is taken under it, except the
+/// allocation of the Apple relay (TrackingInterop.swift), which takes no lock of ours.
+@usableFromInline
+final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_registrar_sync> {
+  @usableFromInline
+  struct State {
+    var observers = Observers.none
+    /// What few objects need, allocated on first use so that every other object
+    /// stays small.
+    var extras: Extras?
+  }
+
+  /// Rarely used per-object state.
+  final class Extras {
+    /// Identifiers handed out to key paths that the macro did not number.
+    var dynamicIDs: [AnyKeyPath: Int] = [:]
+    /// The object that relays to Apple's registrar, made on first use (interop only).
+    var appleRelay: AnyObject?
+    /// How continuous observations refer to this storage (see ``StorageHandle``).
+    var handle: StorageHandle?
+  }
+
+  /// First identifier for key paths registered at run time; the macro numbers
+  /// properties from zero, far below this.
+  static let firstDynamicID = 1 << 20
+
+  @usableFromInline
+  static func make() -> RegistrarStorage {
+    let buffer = RegistrarStorage.create(minimumCapacity: 1) { _ in State() }
+    // `create` returns the dynamic subclass typed as its base class.
+    let storage = unsafeDowncast(buffer, to: RegistrarStorage.self)
+    storage.withUnsafeMutablePointerToElements { sync in
+      sync.initialize(to: tracking_registrar_sync())
+      tracking_atomic_init(&sync.pointee.readMask, 0)
+      tracking_atomic_init(&sync.pointee.observedMask, 0)
+      tracking_atomic_init(&sync.pointee.changeEpoch, 0)
+      tracking_atomic_init(&sync.pointee.appleRelay, 0)
+      tracking_lock_init(&sync.pointee.lock)
+      tracking_will_set_mask_init(sync)
+    }
+    return storage
+  }
+
+  deinit {
+    // First, so that no continuous observation's sweep touches this storage from now
+    // on (see `StorageHandle`).
+    withUnsafeMutablePointerToHeader { $0.pointee.extras?.handle?.clear() }
+    // The object is gone: observers with a deinit handler hear of it, on this thread
+    // (trackings that asked for deinit events, and continuous observations and
+    // sequences, which then forget their comparison by address). Nobody else can
+    // reach this storage any more, so no lock is needed.
+    withUnsafeMutablePointerToHeader { state in
+      state.pointee.observers.forEach { $0.notifyDeinit() }
+    }
+    withUnsafeMutablePointerToElements { sync in
+      tracking_lock_destroy(&sync.pointee.lock)
+      _ = sync.deinitialize(count: 1)
+    }
+  }
+
+  @inlinable
+  var sync: UnsafeMutablePointer<tracking_registrar_sync> {
+    withUnsafeMutablePointerToElements { $0 }
+  }
+
+  /// The bit standing for property `id` in the masks.
+  @inlinable
+  static func maskBit(_ id: Int) -> Int {
+    id >= 0 && id < Int.bitWidth - 1 ? 1 &<< id : Int.min
+  }
+
+  /// The mask bits of a set of properties.
+  static func mask(of properties: borrowing PropertySet) -> Int {
+    if properties.includesAll { return -1 }
+    let low = UInt64(Int.bitWidth - 1)
+    var mask = Int(truncatingIfNeeded: properties.bits & ((1 &<< low) &- 1))
+    if properties.bits >> low != 0 || !(properties.spilled?.isEmpty ?? true) { mask |= Int.min }
+    return mask
+  }
+
+  /// The bit standing for property `id` in the 32-bit will-set mask.
+  @inlinable
+  static func willSetBit(_ id: Int) -> Int32 {
+    id >= 0 && id < 31 ? 1 &<< Int32(id) : Int32.min
+  }
+
+  /// The will-set mask bits of a set of properties.
+  static func willSetMask(of properties: borrowing PropertySet) -> Int32 {
+    if properties.includesAll { return -1 }
+    var mask = Int32(truncatingIfNeeded: properties.bits & ((1 &<< 31) &- 1))
+    if properties.bits >> 31 != 0 || !(properties.spilled?.isEmpty ?? true) { mask |= Int32.min }
+    return mask
+  }
+
+  // MARK: Reads
+
+  /// Whether property `id` was ever read inside a tracking scope: the one load a write
+  /// of an unread property pays.
+  @inlinable
+  func isRead(_ id: Int) -> Bool {
+    tracking_atomic_load_relaxed(&sync.pointee.readMask) & Self.maskBit(id) != 0
+  }
+
+  /// Whether any property was ever read inside a tracking scope.
+  @inlinable
+  var hasReaders: Bool {
+    tracking_atomic_load_relaxed(&sync.pointee.readMask) != 0
+  }
+
+  /// Notes that property `id` is read inside a tracking scope (before its value is).
+  @inline(__always)
+  func markRead(_ id: Int) {
+    let bit = Self.maskBit(id)
+    if tracking_atomic_load_relaxed(&sync.pointee.readMask) & bit == 0 {
+      tracking_atomic_or_relaxed(&sync.pointee.readMask, bit)
+    }
+  }
+
+  /// Notes that every property is read (whole-object observation).
+  func markAllRead() {
+    tracking_atomic_or_relaxed(&sync.pointee.readMask, -1)
+  }
+
+  /// The change epoch, as a scope notes it on its first read of this object.
+  @inline(__always)
+  var changeEpoch: Int {
+    tracking_atomic_load_relaxed(&sync.pointee.changeEpoch)
+  }
+
+  /// The change epoch as an install checks it: after a fence that orders the install's
+  /// entry before this load (see the type's discussion).
+  var changeEpochAfterInstall: Int {
+    tracking_atomic_fence_seq_cst()
+    return tracking_atomic_load_relaxed(&sync.pointee.changeEpoch)
+  }
+
+  /// Bumps the change epoch for a write of a read property, and counts it as the own
+  /// write of every tracking scope on this thread that read this object (a scope's own
+  /// writes never fire it, as with Apple's tracking).
+  @inline(__always)
+  private func bumpChangeEpoch() {
+    _ = tracking_atomic_fetch_add_seq_cst(&sync.pointee.changeEpoch, 1)
+    if let scope = CurrentScope.accessList {
+      AccessList.countOwnWrite(of: self, from: scope)
+    }
+  }
+
+  /// Runs `body` on the state under the lock. The header is reached through its
+  /// pointer: the lock already guarantees exclusive access, so Swift's dynamic
+  /// exclusivity check would only add cost.
+  @inline(__always)
+  func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    try withUnsafeMutablePointers { state, sync in
+      tracking_lock_lock(&sync.pointee.lock)
+      defer { tracking_lock_unlock(&sync.pointee.lock) }
+      return try body(&state.pointee)
+    }
+  }
+
+  /// Publishes the union of the entries' properties (and that of the entries that
+  /// hear will-sets); called under the lock whenever the entries change. Relaxed:
+  /// readers that need ordering get it from the epoch protocol above or from taking
+  /// the lock.
+  @inline(__always)
+  private func publish(_ masks: Masks) {
+    tracking_atomic_store_relaxed(&sync.pointee.observedMask, masks.observed)
+    tracking_will_set_mask_store(sync, masks.willSet)
+  }
+
+  /// Whether a pending observer may watch property `id` (the observed mask's bit).
+  @inline(__always)
+  func observes(_ id: Int) -> Bool {
+    tracking_atomic_load_relaxed(&sync.pointee.observedMask) & Self.maskBit(id) != 0
+  }
+
+  /// Whether a pending observer that hears will-sets may watch property `id`.
+  @inline(__always)
+  func observesWillSet(_ id: Int) -> Bool {
+    tracking_will_set_mask_load(sync) & Self.willSetBit(id) != 0
+  }
+
+  /// Whether any observer may be installed (the observed mask is not empty).
+  var hasObservers: Bool { tracking_atomic_load_relaxed(&sync.pointee.observedMask) != 0 }
+
+  // MARK: Installing
+
+  func install(_ observer: TrackingObserver, properties: PropertySet) {
+    let hearsWillSet = observer.hearsWillSet
+    let bits = Self.mask(of: properties)
+    let willSetBits = hearsWillSet ? Self.willSetMask(of: properties) : 0
+    withLock { state in
+      if state.observers.shouldSweepBeforeAdding {
+        publish(state.observers.compact(changing: nil) { _ in .keep })
+      }
+      state.observers.add(observer, properties: properties, hearsWillSet: hearsWillSet)
+      publish(
+        Masks(
+          observed: tracking_atomic_load_relaxed(&sync.pointee.observedMask) | bits,
+          willSet: tracking_will_set_mask_load(sync) | willSetBits))
+    }
+  }
+
+  /// Removes the finished entries now (after a cancellation that must leave nothing
+  /// installed).
+  func sweep() {
+    withLock { state in publish(state.observers.compact(changing: nil) { _ in .keep }) }
+  }
+
+  /// Whether any installed entry's observer is still pending.
+  var hasPendingObservers: Bool {
+    withLock { state in
+      var pending = false
+      state.observers.forEach { if $0.isPending { pending = true } }
+      return pending
+    }
+  }
+
+  /// The number of installed entries, finished ones not yet swept included.
+  var entryCount: Int { withLock { $0.observers.count } }
+
+  /// Whether one observer is installed, held without an entry (introspection).
+  var holdsOneObserverAlone: Bool {
+    withLock { state in
+      if case .one = state.observers { return true }
+      return false
+    }
+  }
+
+  // MARK: Writes
+
+  /// The `willSet` of a write of a read property: bumps the epoch and runs the will-set
+  /// callbacks of the observers that watch `id`. When none of the observers that
+  /// watch `id` hears will-sets (the will-set mask), the entries are not scanned:
+  /// finished ones are swept at the did-set.
+  ///
+  /// One-shot observers are removed while the lock is held; their callbacks run after
+  /// it is released, on the mutating thread, before the value changes.
+  @usableFromInline
+  func willSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
+    willSet(id, subject: subject, toNodes: true, site: site)
+  }
+
+  /// ``willSet(_:subject:site:)``; without `toNodes`, the observers of nodes are left
+  /// out (a computation announcing its own change: its readers know it by its version).
+  func willSet(_ id: Int, subject: AnyObject, toNodes: Bool, site: () -> ChangeSite) {
+    bumpChangeEpoch()
+    guard observesWillSet(id) else { return }
+    var due = DueObservers()
+    withLock { state in
+      let scanned = state.observers.count
+      publish(
+        state.observers.compact(changing: id) { observer in
+          switch observer.kind {
+          case .willSetOnce:
+            due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
+            return .remove
+          case .willSetThenDidSet:
+            due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
+            return .keep
+          case .node:
+            if toNodes && observer.hearsWillSet { due.append(observer, scanned: scanned, needs: observer.willSetNeeds) }
+            return .keep
+          case .didSetOnce, .deinitOnly:
+            return .keep
+          }
+        })
+    }
+    guard !due.isEmpty else { return }
+    // The change is described only as far as the callbacks (or spies) need: an event
+    // costs an allocation that the classic `onChange` does not need.
+    let change = ChangeDescription.make(
+      Spies.isActive ? .source : due.needs, subject: subject, isDidSet: false, site: site)
+    if _slowPath(Spies.isActive) { Spies.report(.willSet, change.source!, observers: due.count) }
+    due.forEach { $0.notifyWillSet(change) }
+    change.source?.endDelivery()
+  }
+
+  /// The `didSet` of a write of a read property: bumps the epoch and delivers the
+  /// did-set to the observers that watch `id`: nodes are told at once, in the change's
+  /// ``NotificationBatch``; one-shot callbacks wait in it.
+  @usableFromInline
+  func didSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
+    didSet(id, subject: subject, toNodes: true, site: site)
+  }
+
+  /// ``didSet(_:subject:site:)``; without `toNodes`, as for ``willSet(_:subject:toNodes:site:)``.
+  func didSet(_ id: Int, subject: AnyObject, toNodes: Bool, site: () -> ChangeSite) {
+    bumpChangeEpoch()
+    guard observes(id) else { return }
+    var due = DueObservers()
+    withLock { state in
+      let scanned = state.observers.count
+      publish(
+        state.observers.compact(changing: id) { observer in
+          switch observer.kind {
+          case .willSetOnce, .deinitOnly:
+            return .keep
+          case .node:
+            if toNodes && observer.nodeHearsDidSet { due.append(observer, scanned: scanned, needs: observer.didSetNeeds) }
+            return .keep
+          case .didSetOnce, .willSetThenDidSet:
+            // Ends here: only the registrar that makes it due delivers its did-set.
+            if observer.becomeDue() {
+              due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
+            }
+            return .remove
+          }
+        })
+    }
+    guard !due.isEmpty else { return }
+    let change = ChangeDescription.make(
+      Spies.isActive ? .source : due.needs, subject: subject, isDidSet: true, site: site)
+    if _slowPath(Spies.isActive) { Spies.report(.didSet, change.source!, observers: due.count) }
+    NotificationBatch.deliverDidSet(due, change)
+  }
+
+  /// What a computation passes a change on to: the nodes whose observers watch property
+  /// `id` (pending ones), and whether one-shot observers watch it too.
+  func subscribers(of id: Int) -> Subscribers {
+    var subscribers = Subscribers()
+    withLock { state in
+      publish(
+        state.observers.compact(changing: id) { observer in
+          if let node = observer.node {
+            subscribers.nodes.append(node)
+          } else if observer.kind != .deinitOnly {
+            subscribers.hasOneShots = true
+          }
+          return .keep
+        })
+    }
+    return subscribers
+  }
+
+  /// The nodes whose pending observers are installed here, with the properties each
+  /// watches (introspection).
+  func nodeObservers() -> [(node: ReactiveNode, properties: PropertySet)] {
+    withLock { state in
+      var result: [(ReactiveNode, PropertySet)] = []
+      state.observers.forEachEntry { observer, properties in
+        if observer.isPending, let node = observer.node { result.append((node, properties)) }
+      }
+      return result
+    }
+  }
+
+  /// See ``subscribers(of:)``.
+  struct Subscribers {
+    var nodes = SmallList<ReactiveNode>()
+    var hasOneShots = false
+
+    var hasAny: Bool { hasOneShots || !nodes.isEmpty }
+
+    func forEachNode(_ body: (ReactiveNode) -> Void) { nodes.forEach(body) }
+  }
+
+  // MARK: Key paths
+
+  /// The identifier of a key path that the macro did not number, assigned on first use.
+  @usableFromInline
+  func dynamicID(for keyPath: AnyKeyPath) -> Int {
+    withLock { state in
+      let extras = state.extrasCreatingIfNeeded()
+      if let id = extras.dynamicIDs[keyPath] { return id }
+      let id = Self.firstDynamicID + extras.dynamicIDs.count
+      extras.dynamicIDs[keyPath] = id
+      return id
+    }
+  }
+}
+
+extension RegistrarStorage.State {
+  mutating func extrasCreatingIfNeeded() -> RegistrarStorage.Extras {
+    if let extras { return extras }
+    let created = RegistrarStorage.Extras()
+    extras = created
+    return created
+  }
+}

@@ -1,0 +1,305 @@
+/// The reads recorded by one tracking scope: for each object read, which of its
+/// properties, and what is needed to tell, when the scope's observer is installed,
+/// whether another thread changed the object meanwhile.
+///
+/// A scope lives on the stack of ``AccessList/collect(_:)`` and is published to the
+/// thread through ``CurrentScope``, so registrars find it with one load. The first
+/// object is held inline: most scopes read one object, and then recording allocates
+/// nothing.
+@usableFromInline
+package struct AccessList {
+  /// One object read by the scope.
+  @usableFromInline
+  struct Entry {
+    @usableFromInline let storage: RegistrarStorage
+    @usableFromInline var properties: PropertySet
+    /// The object's change epoch when the scope first read it.
+    @usableFromInline let epoch: Int
+    /// How many epoch bumps this thread made on the object while the scope was open:
+    /// the scope's own writes, which do not fire it.
+    @usableFromInline var ownWrites = 0
+    /// The object's type, for naming its properties (introspection).
+    @usableFromInline let type: any Trackable.Type
+
+    @usableFromInline
+    init(storage: RegistrarStorage, properties: PropertySet, epoch: Int, type: any Trackable.Type) {
+      self.storage = storage
+      self.properties = properties
+      self.epoch = epoch
+      self.type = type
+    }
+  }
+
+  // The first object's entry, flattened into the list itself: the hot path compares
+  // and updates these fields in place, without copying an entry (which would retain
+  // and release its storage on every read).
+  @usableFromInline var firstStorage: RegistrarStorage?
+  @usableFromInline var firstProperties = PropertySet()
+  @usableFromInline var firstEpoch = 0
+  @usableFromInline var firstOwnWrites = 0
+  @usableFromInline var firstType: (any Trackable.Type)?
+  @usableFromInline var others: [Entry] = []
+  /// Where each object of `others` is, once there are enough of them for a linear
+  /// search to cost more than a hash (a scope over a list of row models reads one
+  /// property of each of many objects: this keeps it linear in their number).
+  var index: ObjectIndex?
+  /// The scope this one is nested in, on this thread (for counting own writes).
+  @usableFromInline var enclosing: UnsafeMutablePointer<AccessList>?
+  /// Whether this scope is the run of a node of the reactive graph (not a one-shot
+  /// tracking): a derived value read by something else announces its changes.
+  @usableFromInline var isNodeRun = false
+  /// The derived values read, with the versions read (see ``ComputationReads``).
+  var computations = ComputationReads()
+
+  @usableFromInline init() {}
+
+  @inlinable package var isEmpty: Bool { firstStorage == nil }
+
+  /// Records a read of property `id` of the object owning `storage`.
+  ///
+  /// The first read of a property marks it read on the object (before the value is
+  /// read: see ``RegistrarStorage``), and the first read of an object notes its change
+  /// epoch.
+  @usableFromInline
+  mutating func record(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
+    if firstStorage === storage {
+      if firstProperties.insert(id) { storage.markRead(id) }
+    } else if firstStorage == nil {
+      storage.markRead(id)
+      firstStorage = storage
+      firstProperties = PropertySet(id)
+      firstEpoch = storage.changeEpoch
+      firstType = type
+    } else {
+      recordInOthers(storage, id, type: type)
+    }
+  }
+
+  private mutating func recordInOthers(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
+    _ = recordInOthersReportingNew(storage, id, type: type)
+  }
+
+  /// Returns whether the object is new to this scope.
+  private mutating func recordInOthersReportingNew(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type)
+    -> Bool
+  {
+    if let position = position(of: storage) {
+      if others[position].properties.insert(id) { storage.markRead(id) }
+      return false
+    }
+    storage.markRead(id)
+    append(Entry(storage: storage, properties: PropertySet(id), epoch: storage.changeEpoch, type: type))
+    return true
+  }
+
+  /// Records a read of a derived value (property `id` of `computation`'s registrar,
+  /// whose storage is `storage`) at `version`: the object, and — on the scope's first
+  /// read of it — the computation, for a pull.
+  mutating func record(
+    _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type, computation: Computation, version: UInt64
+  ) {
+    let isNew: Bool
+    if firstStorage === storage {
+      if firstProperties.insert(id) { storage.markRead(id) }
+      isNew = false
+    } else if firstStorage == nil {
+      record(storage, id, type: type)
+      isNew = true
+    } else {
+      isNew = recordInOthersReportingNew(storage, id, type: type)
+    }
+    if isNew { computations.append(computation, version: version) }
+  }
+
+  /// Beyond this many other objects, `index` is kept.
+  private static let indexThreshold = 8
+
+  /// The position of `storage`'s entry in `others`.
+  private func position(of storage: RegistrarStorage) -> Int? {
+    if let index { return index.position(of: storage, in: others) }
+    return others.firstIndex { $0.storage === storage }
+  }
+
+  private mutating func append(_ entry: consuming Entry) {
+    // A scope that reads a second object often reads several (a list of rows): start
+    // with room for a few, rather than growing one entry at a time.
+    if others.capacity == 0 { others.reserveCapacity(Self.indexThreshold) }
+    others.append(entry)
+    if index != nil {
+      index!.add(others.count - 1, in: others)
+    } else if others.count > Self.indexThreshold {
+      index = ObjectIndex(others)
+    }
+  }
+
+  /// Records a dependency on every property of the object owning `storage`.
+  mutating func recordAll(_ storage: RegistrarStorage, type: any Trackable.Type) {
+    storage.markAllRead()
+    merge(Entry(storage: storage, properties: .all, epoch: storage.changeEpoch, type: type))
+  }
+
+  /// Adds one entry of an inner scope: an object this scope already read keeps its own
+  /// epoch and own-write count (the inner scope's writes were counted here too), and
+  /// gains the inner properties; a new object comes with the inner scope's epoch and
+  /// count.
+  private mutating func merge(_ entry: Entry) {
+    if firstStorage === entry.storage {
+      firstProperties.formUnion(entry.properties)
+    } else if firstStorage == nil {
+      firstStorage = entry.storage
+      firstProperties = entry.properties
+      firstEpoch = entry.epoch
+      firstOwnWrites = entry.ownWrites
+      firstType = entry.type
+    } else if let position = position(of: entry.storage) {
+      others[position].properties.formUnion(entry.properties)
+    } else {
+      append(entry)
+    }
+  }
+
+  /// Adds an inner scope's reads to this one: an outer scope tracks what its nested
+  /// scopes read, as Apple's does.
+  @usableFromInline
+  mutating func merge(_ other: AccessList) {
+    other.forEach { merge($0) }
+    if !other.computations.isEmpty { computations.merge(other.computations) }
+  }
+
+  /// Calls `body` with each object's storage and properties, without making entries.
+  func forEachStorage(_ body: (RegistrarStorage, PropertySet) -> Void) {
+    guard let firstStorage else { return }
+    body(firstStorage, firstProperties)
+    for entry in others { body(entry.storage, entry.properties) }
+  }
+
+  func forEach(_ body: (Entry) -> Void) {
+    guard let firstStorage, let firstType else { return }
+    var first = Entry(storage: firstStorage, properties: firstProperties, epoch: firstEpoch, type: firstType)
+    first.ownWrites = firstOwnWrites
+    body(first)
+    for entry in others { body(entry) }
+  }
+
+  /// Installs `observer` on every object this scope read. (The first object is used in
+  /// place: making an entry for it would retain and release its storage.)
+  ///
+  /// `observer` must be new: installed by this call only, which first gives it the
+  /// first object's properties as its shared bits, so that every object of which it
+  /// watches those same properties can hold it without an entry (see
+  /// ``RegistrarStorage/Observers``).
+  @usableFromInline
+  package func install(_ observer: TrackingObserver) {
+    guard let firstStorage else { return }
+    observer.shareBits(of: firstProperties)
+    firstStorage.install(observer, properties: firstProperties)
+    // Borrowed through the buffer: iterating `others` would copy each entry (retaining
+    // and releasing its storage).
+    others.withUnsafeBufferPointer { entries in
+      for index in entries.indices {
+        Unmanaged.passUnretained(entries[index].storage)._withUnsafeGuaranteedRef {
+          $0.install(observer, properties: entries[index].properties)
+        }
+      }
+    }
+  }
+
+  /// Whether another thread changed an object this scope read, after the scope first
+  /// read it. Call it after the scope's observer is installed (the order matters: see
+  /// ``RegistrarStorage``). The scope's own writes do not count.
+  ///
+  /// The check is per object: a change of another property of an object the scope read
+  /// counts too, so a rare race can report a change the scope did not depend on; it
+  /// never misses one it did.
+  @usableFromInline
+  package func changedElsewhere() -> Bool {
+    guard firstStorage != nil else { return false }
+    if firstStorage.unsafelyUnwrapped.changeEpochAfterInstall &- firstEpoch > firstOwnWrites { return true }
+    return others.withUnsafeBufferPointer { entries in
+      entries.contains { $0.storage.changeEpoch &- $0.epoch > $0.ownWrites }
+    }
+  }
+
+  /// Counts a write of the object owning `storage` as the own write of `scope` and of
+  /// every scope it is nested in that read the object. Called by the writing thread.
+  static func countOwnWrite(of storage: RegistrarStorage, from scope: UnsafeMutablePointer<AccessList>) {
+    var current: UnsafeMutablePointer<AccessList>? = scope
+    while let list = current {
+      list.pointee.countOwnWrite(of: storage)
+      current = list.pointee.enclosing
+    }
+  }
+
+  private mutating func countOwnWrite(of storage: RegistrarStorage) {
+    if firstStorage === storage {
+      firstOwnWrites += 1
+    } else if let position = position(of: storage) {
+      others[position].ownWrites += 1
+    }
+  }
+
+  /// What this scope read, with objects identified by address, keeping none alive.
+  ///
+  /// Only for an owner whose observer hears the deallocation of every object it
+  /// watches, and forgets the signature then (a deinit handler): an object's deinit
+  /// runs that handler before its address can be reused, so a new object at the same
+  /// address never matches.
+  package var addressSignature: ReadSignature {
+    var entries: [ReadSignature.Entry] = []
+    forEach { entries.append(.init(object: ObjectIdentifier($0.storage), type: $0.type, properties: $0.properties)) }
+    return ReadSignature(entries: entries)
+  }
+
+  /// The properties this scope read, by object type and property name.
+  package var dependencies: [TrackingDependency] {
+    var result: [TrackingDependency] = []
+    forEach { result += TrackingDependency.all(of: $0.type, $0.properties) }
+    return result
+  }
+
+  // MARK: The current scope
+
+  /// Records a read into the scope that is current on this thread. Kept out of line:
+  /// the inlined fast path at the call site is only the thread-local load.
+  @usableFromInline @inline(never)
+  static func record(
+    into scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type
+  ) {
+    scope.assumingMemoryBound(to: AccessList.self).pointee.record(storage, id, type: type)
+  }
+
+  /// Runs `body` with a fresh scope as the thread's current one and returns what it
+  /// read. On the way out the reads are also merged into the enclosing scope, if any.
+  @inlinable
+  package static func collect<T, Failure: Error>(
+    _ body: () throws(Failure) -> T
+  ) throws(Failure) -> (T, AccessList) {
+    var list = AccessList()
+    let enclosing = CurrentScope.accessList
+    list.enclosing = enclosing
+    let result = try withUnsafeMutablePointer(to: &list) { (pointer) throws(Failure) -> T in
+      defer { enclosing?.pointee.merge(pointer.pointee) }
+      return try CurrentScope.with(UnsafeMutableRawPointer(pointer), body)
+    }
+    list.enclosing = nil
+    return (result, list)
+  }
+
+  /// Runs `body` with `list` as the thread's current scope, isolated from any enclosing
+  /// one (its reads are not merged there), and returns `body`'s value.
+  ///
+  /// For generic callers (``Derived``): ``collect(_:)`` returns a tuple, and in code
+  /// that is not specialized a tuple holding a generic value costs a metadata lookup
+  /// per call.
+  @inlinable
+  package static func collectIsolated<T>(into list: inout AccessList, _ body: () -> T) -> T {
+    withUnsafeMutablePointer(to: &list) { pointer in
+      CurrentScope.with(UnsafeMutableRawPointer(pointer), body)
+    }
+  }
+
+  /// Runs `body` with no current scope, so that its reads are not recorded anywhere.
+  static func withoutTracking<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    try CurrentScope.with(nil, body)
+  }
+}
