@@ -201,6 +201,7 @@ final class SiteScanner: SyntaxVisitor {
       let type = ExpressionTypeResolver.typeName(of: base, index: index)
       // Left over from an earlier run (or written by hand): macro classes have no `$x`.
       if let type, index.lacksProjection(property, in: type) { return .publisher }
+      if type == nil, index.lacksProjectionOnUnknownObject(property) { return .publisher }
       guard index.allPublishedProperties.contains(property) else { return nil }
       // A base of a known type that is not migrated keeps its publisher.
       if let type, !index.isMigrated(type) { return nil }

@@ -204,10 +204,13 @@ enum StateCreation {
     }
   }
 
-  /// `_model = State(wrappedValue: Model())` for an observable class (see above).
+  /// `_model = State(wrappedValue: Model())` (or `.init(wrappedValue:)`) for an
+  /// observable class (see above).
   static func check(stateInitialization call: FunctionCallExprSyntax, in context: FileContext) {
     let index = context.index
-    guard SyntaxQueries.wrapperTypeName(calledBy: call) == "State",
+    let implicitInit = call.calledExpression.as(MemberAccessExprSyntax.self)
+      .map { $0.base == nil && $0.declName.baseName.text == "init" } ?? false
+    guard implicitInit || SyntaxQueries.wrapperTypeName(calledBy: call) == "State",
       let property = WrapperAssignment.backingProperty(assignedBy: call),
       let owner = SyntaxQueries.enclosingTypeName(of: call), index.wrapper(of: property, in: owner) == "State",
       let typeName = index.propertyType(property, of: owner), index.observableTypes.contains(typeName),

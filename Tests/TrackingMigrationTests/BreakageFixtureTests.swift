@@ -214,6 +214,11 @@ struct SecondRunTests {
       #expect(check.exitCode == .manualWorkRemains)
       #expect(check.standardOutput.isEmpty)
       for rule in rules { #expect(check.standardError.contains("[\(rule)]"), "second run: \(rule)") }
+      // Every warning, not only one of each kind: two publisher uses and two models in
+      // @State (SearchView, ResultsBadge), and the @AppStorage without a type.
+      let warnings = { (text: String) in text.split(separator: "\n").filter { $0.contains(": warning: ") }.count }
+      #expect(warnings(write.standardError) == 5)
+      #expect(warnings(check.standardError) == warnings(write.standardError))
     }
   }
 }

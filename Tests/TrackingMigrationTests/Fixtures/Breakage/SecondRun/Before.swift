@@ -30,3 +30,18 @@ struct SearchView: View {
         Text(model.query)
     }
 }
+
+/// The same two kinds through forms a second run must also recognize: `.init(wrappedValue:)`
+/// for the wrapper, and a publisher of an object whose type the tool cannot determine.
+struct ResultsBadge: View {
+    @StateObject private var model: SearchModel
+
+    init() {
+        _model = .init(wrappedValue: SearchModel())
+    }
+
+    var body: some View {
+        Text("\(model.results.count)")
+            .onReceive(Registry.current().$results) { print($0) }
+    }
+}
