@@ -58,6 +58,12 @@ extension View {
   public func sheet(isPresented: Binding<Bool>, @ViewBuilder content: () -> some View) -> AnyContent { AnyContent() }
   public func tint(_ name: String) -> AnyContent { AnyContent() }
   public func task(_ action: @escaping () async -> Void) -> AnyContent { AnyContent() }
+  public func disabled(_ disabled: Bool) -> AnyContent { AnyContent() }
+  public func frame(width: CGFloat? = nil, height: CGFloat? = nil) -> AnyContent { AnyContent() }
+  public func frame(
+    minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil, minHeight: CGFloat? = nil,
+    idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil
+  ) -> AnyContent { AnyContent() }
   /// Needs an Observable object, like SwiftUI's.
   public func environment<T: AnyObject & Observable>(_ object: T?) -> AnyContent { AnyContent() }
   /// Needs an ObservableObject, like SwiftUI's.
