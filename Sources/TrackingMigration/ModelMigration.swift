@@ -41,6 +41,15 @@ enum ModelMigration {
         "'\(macro)' may be a macro that adds members the tool cannot see: a @Published property it generates would no longer update views once '\(name)' is @\(context.target.macroName). '\(name)' stays an ObservableObject: migrate it (and what the macro generates) by hand")
       return
     }
+    // A subclass of a migrated class: its superclass no longer makes it an
+    // ObservableObject, so what such a macro generates would stop updating views.
+    if isSubclass, let macro = index.opaqueMacro(of: name) {
+      let attribute = node.attributes.first { "@" + ($0.as(AttributeSyntax.self).map(SyntaxQueries.name(of:)) ?? "") == macro }
+      context.report(
+        .warning, .attachedMacro, at: attribute.map(Syntax.init) ?? Syntax(node.name), covering: node,
+        "'\(name)' inherits from a migrated ObservableObject class, and '\(macro)' may be a macro that adds members the tool cannot see: a @Published property it generates would no longer update views. '\(name)' is left as it is: migrate it (and what the macro generates) by hand")
+      return
+    }
 
     if SyntaxQueries.attribute(in: node.attributes, named: observationMacroNames) == nil {
       context.insert("@\(context.target.macroName) ", before: node)

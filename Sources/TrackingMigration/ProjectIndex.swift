@@ -371,7 +371,7 @@ struct ProjectIndex: Sendable {
   /// The first attribute (or member declaration macro) of class `name` that may be a
   /// macro generating members: not one the tool knows, and not a type declared in the
   /// inputs (a global actor or a property wrapper) unless a macro of that name is.
-  private func opaqueMacro(of name: String) -> String? {
+  func opaqueMacro(of name: String) -> String? {
     (unknownClassAttributes[name] ?? []).first { attribute in
       let simple = String(attribute.dropFirst())
       return declaredMacros.contains(simple) || !declaredTypes.contains(simple)

@@ -57,6 +57,26 @@ struct BreakageFixtureTests {
     #expect(result.summary.byKind["environment-object"]?.kept == 1)
   }
 
+  @Test("2. A subclass of a migrated class with such a macro is left as it is, reported")
+  func statefulSubclass() {
+    let source = """
+      import SwiftUI
+      class ViewModel: ObservableObject {
+          @Published var busy = false
+      }
+      @Stateful
+      final class Player: ViewModel {
+          @Published var title = ""
+      }
+      """
+    let result = Migrator(target: .tracking).migrate([SourceFile(path: "P.swift", text: source)])
+    #expect(result.findings(rule: "attached-macro").map { "\($0.line):\($0.severity)" } == ["5:warning"])
+    let migrated = result.files[0].migrated
+    #expect(migrated.contains("@Trackable class ViewModel {\n    var busy = false"))
+    #expect(migrated.contains("@Stateful\nfinal class Player: ViewModel {\n    @Published var title = \"\""))
+    #expect(result.summary.total.unhandled == 0)
+  }
+
   @Test("3. @ObservedObject private var x = v keeps the view's memberwise initializer internal")
   func privateObservedObject() throws {
     let result = try Self.migrate("PrivateObservedObject", .tracking)
