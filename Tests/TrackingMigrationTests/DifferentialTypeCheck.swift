@@ -12,7 +12,10 @@ import SwiftSyntax
 /// - *old*: the original had the same error in the same statement (a module that does
 ///   not exist here, a part of SwiftUI the stubs lack);
 /// - *unchecked*: the original statement had other errors: code the stubs cannot
-///   check, before or after, so the change of message says nothing;
+///   check, before or after, so the change of message says nothing; or the original
+///   had errors elsewhere in the same body (a member or a top-level declaration): the
+///   compiler may stop checking a body, a result builder's above all, at its first
+///   error, so an error there may only have been hidden before;
 /// - *reported*: new, in a statement that type-checked, and the migration reported a
 ///   warning or an error in that statement or on the line next to the error;
 /// - *unreported*: new, in a statement that type-checked, and nothing reported there:
@@ -93,8 +96,12 @@ struct DifferentialTypeCheck {
     }
     // What the original had, by statement: its messages.
     var before: [String: [Int: Set<String>]] = [:]
+    // The bodies that had errors.
+    var bodiesBefore: [String: Set<Int>] = [:]
     for error in original where byPath[error.file] != nil {
-      before[error.file, default: [:]][statementMap(error.file).statement(of: error.line), default: []].insert(error.message)
+      let map = statementMap(error.file)
+      before[error.file, default: [:]][map.statement(of: error.line), default: []].insert(error.message)
+      bodiesBefore[error.file, default: []].insert(map.body(of: error.line))
     }
     var lineMaps: [String: LineMap] = [:]
     for error in errors {
@@ -106,6 +113,10 @@ struct DifferentialTypeCheck {
       let statement = map.statement(of: line)
       if let messages = before[file.path]?[statement] {
         if messages.contains(error.message) { continue }
+        report.unchecked.append(error)
+        continue
+      }
+      if bodiesBefore[file.path]?.contains(map.body(of: line)) == true {
         report.unchecked.append(error)
         continue
       }
@@ -123,46 +134,64 @@ struct DifferentialTypeCheck {
 }
 
 /// For each line of a file, the innermost statement or member declaration around it,
-/// named by its first line.
+/// and the body it is in (the innermost member that is not a type, or the top-level
+/// declaration or statement), each named by its first line.
 struct StatementMap {
   private var statementOfLine: [Int]
+  private var bodyOfLine: [Int]
 
   init(_ text: String) {
     let tree = Parser.parse(source: text)
     let converter = SourceLocationConverter(fileName: "", tree: tree)
     let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
     statementOfLine = Array(0...lineCount)
-    var span = [Int](repeating: Int.max, count: lineCount + 1)
+    bodyOfLine = Array(0...lineCount)
     final class Collector: SyntaxVisitor {
       var ranges: [(Int, Int)] = []
+      var bodies: [(Int, Int)] = []
       let converter: SourceLocationConverter
       init(_ converter: SourceLocationConverter) {
         self.converter = converter
         super.init(viewMode: .sourceAccurate)
       }
-      func add(_ node: some SyntaxProtocol) {
-        let start = converter.location(for: node.positionAfterSkippingLeadingTrivia).line
-        let end = converter.location(for: node.endPositionBeforeTrailingTrivia).line
-        ranges.append((start, end))
+      func lines(of node: some SyntaxProtocol) -> (Int, Int) {
+        (converter.location(for: node.positionAfterSkippingLeadingTrivia).line,
+         converter.location(for: node.endPositionBeforeTrailingTrivia).line)
       }
       override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
-        add(node)
+        ranges.append(lines(of: node))
+        if node.parent?.parent?.is(SourceFileSyntax.self) == true, !isType(node.item) {
+          bodies.append(lines(of: node))
+        }
         return .visitChildren
       }
       override func visit(_ node: MemberBlockItemSyntax) -> SyntaxVisitorContinueKind {
-        add(node)
+        ranges.append(lines(of: node))
+        if !isType(node.decl) { bodies.append(lines(of: node)) }
         return .visitChildren
+      }
+      private func isType(_ node: some SyntaxProtocol) -> Bool {
+        node.is(StructDeclSyntax.self) || node.is(ClassDeclSyntax.self) || node.is(EnumDeclSyntax.self)
+          || node.is(ActorDeclSyntax.self) || node.is(ExtensionDeclSyntax.self) || node.is(ProtocolDeclSyntax.self)
       }
     }
     let collector = Collector(converter)
     collector.walk(tree)
-    for (start, end) in collector.ranges {
-      for line in max(start, 0)...min(end, lineCount) where end - start < span[line] {
-        span[line] = end - start
-        statementOfLine[line] = start
+    func innermost(_ ranges: [(Int, Int)], into map: inout [Int]) {
+      var span = [Int](repeating: Int.max, count: lineCount + 1)
+      for (start, end) in ranges {
+        for line in max(start, 0)...min(end, lineCount) where end - start < span[line] {
+          span[line] = end - start
+          map[line] = start
+        }
       }
     }
+    innermost(collector.ranges, into: &statementOfLine)
+    innermost(collector.bodies, into: &bodyOfLine)
   }
+
+  /// The first line of the body (see above) around `line`.
+  func body(of line: Int) -> Int { line >= 0 && line < bodyOfLine.count ? bodyOfLine[line] : line }
 
   /// The first line of the innermost statement around `line`.
   func statement(of line: Int) -> Int { line >= 0 && line < statementOfLine.count ? statementOfLine[line] : line }

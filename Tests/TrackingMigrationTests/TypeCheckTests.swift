@@ -74,4 +74,17 @@ struct TypeCheckTests {
     #expect(named.unreported.isEmpty)
     #expect(named.reported.map(\.line) == [4])
   }
+
+  @Test("A new error in a body that had other errors before is unchecked, not unreported")
+  func errorsInABodyThatHadErrors() throws {
+    // Line 4 is an error before and after; the pretend migration breaks line 5, in the same function.
+    let original = "final class M { var x = 0 }\nfunc f() {\n    let m = M()\n    _ = Missing()\n    _ = m.x\n}\nfunc g() { _ = M().x }\n"
+    let broken = original.replacingOccurrences(of: "_ = m.x", with: "_ = m.z").replacingOccurrences(of: "M().x", with: "M().z")
+    let file = FileOutcome(path: "M.swift", original: original, migrated: broken, isParsed: true)
+    let report = try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: []))
+    #expect(report.before.map(\.line) == [4])
+    #expect(report.unchecked.map(\.line) == [5], "\(report.output)")
+    // g() had no error before: its new one is unreported.
+    #expect(report.unreported.map(\.line) == [7])
+  }
 }
