@@ -374,7 +374,8 @@ struct ProjectIndex: Sendable {
   func opaqueMacro(of name: String) -> String? {
     (unknownClassAttributes[name] ?? []).first { attribute in
       let simple = String(attribute.dropFirst())
-      return declaredMacros.contains(simple) || !declaredTypes.contains(simple)
+      // A protocol cannot be an attribute: one of the same name is the macro's companion.
+      return declaredMacros.contains(simple) || !declaredTypes.contains(simple) || protocolInheritance[simple] != nil
     }
   }
 

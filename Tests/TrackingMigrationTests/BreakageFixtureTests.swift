@@ -57,10 +57,11 @@ struct BreakageFixtureTests {
     #expect(result.summary.byKind["environment-object"]?.kept == 1)
   }
 
-  @Test("2. A subclass of a migrated class with such a macro is left as it is, reported")
+  @Test("2. A subclass of a migrated class with such a macro is left as it is, reported (also when a protocol has the macro's name)")
   func statefulSubclass() {
     let source = """
       import SwiftUI
+      protocol Stateful: AnyObject {}
       class ViewModel: ObservableObject {
           @Published var busy = false
       }
@@ -70,7 +71,7 @@ struct BreakageFixtureTests {
       }
       """
     let result = Migrator(target: .tracking).migrate([SourceFile(path: "P.swift", text: source)])
-    #expect(result.findings(rule: "attached-macro").map { "\($0.line):\($0.severity)" } == ["5:warning"])
+    #expect(result.findings(rule: "attached-macro").map { "\($0.line):\($0.severity)" } == ["6:warning"])
     let migrated = result.files[0].migrated
     #expect(migrated.contains("@Trackable class ViewModel {\n    var busy = false"))
     #expect(migrated.contains("@Stateful\nfinal class Player: ViewModel {\n    @Published var title = \"\""))
