@@ -35,19 +35,16 @@ enum ModelMigration {
       return
     }
     if let macro = index.heldBackClasses[name] {
+      if let subclass = index.heldBackForSubclass[name] {
+        context.report(
+          .warning, .attachedMacro, at: node.name, covering: node,
+          "its subclass '\(subclass)' has '\(macro)', which may be a macro that adds members the tool cannot see: a @Published property it generates would no longer update views once '\(name)' is @\(context.target.macroName). '\(name)' and its subclasses stay ObservableObjects: migrate them (and what the macro generates) by hand")
+        return
+      }
       let attribute = node.attributes.first { "@" + ($0.as(AttributeSyntax.self).map(SyntaxQueries.name(of:)) ?? "") == macro }
       context.report(
         .warning, .attachedMacro, at: attribute.map(Syntax.init) ?? Syntax(node.name), covering: node,
         "'\(macro)' may be a macro that adds members the tool cannot see: a @Published property it generates would no longer update views once '\(name)' is @\(context.target.macroName). '\(name)' stays an ObservableObject: migrate it (and what the macro generates) by hand")
-      return
-    }
-    // A subclass of a migrated class: its superclass no longer makes it an
-    // ObservableObject, so what such a macro generates would stop updating views.
-    if isSubclass, let macro = index.opaqueMacro(of: name) {
-      let attribute = node.attributes.first { "@" + ($0.as(AttributeSyntax.self).map(SyntaxQueries.name(of:)) ?? "") == macro }
-      context.report(
-        .warning, .attachedMacro, at: attribute.map(Syntax.init) ?? Syntax(node.name), covering: node,
-        "'\(name)' inherits from a migrated ObservableObject class, and '\(macro)' may be a macro that adds members the tool cannot see: a @Published property it generates would no longer update views. '\(name)' is left as it is: migrate it (and what the macro generates) by hand")
       return
     }
 
@@ -123,6 +120,17 @@ enum ModelMigration {
       SyntaxQueries.attribute(in: $0.attributes, named: ["Published"]) != nil
     }
     guard hasPublished else { return }
+    var ancestor = context.index.superclass(of: node.name.text)
+    var seen: Set<String> = [node.name.text]
+    while let current = ancestor, seen.insert(current).inserted {
+      if context.index.heldBackClasses[current] != nil {
+        context.report(
+          .note, .unknownType, at: node.name,
+          "'\(node.name.text)' inherits from '\(current)', which stays an ObservableObject (see its attached-macro warning): left unchanged")
+        return
+      }
+      ancestor = context.index.superclass(of: current)
+    }
     context.report(
       .note, .unknownType, at: node.name,
       "'\(node.name.text)' has @Published properties but no ObservableObject conformance was found among the inputs, so it is left unchanged (its $ publishers keep working); if a superclass in another module makes it an ObservableObject, migrate that module first")

@@ -115,6 +115,9 @@ struct ProjectIndex: Sendable {
   /// members) may generate members the tool cannot see, such as
   /// `@Published` properties that would stop updating views.
   private(set) var heldBackClasses: [String: String] = [:]
+  /// For a class of ``heldBackClasses`` held back because of a subclass's macro, that
+  /// subclass.
+  private(set) var heldBackForSubclass: [String: String] = [:]
   /// Classes that inherit, directly or not, from a class in
   /// ``observableObjectClasses`` without declaring the conformance themselves.
   private(set) var migratedSubclasses: Set<String> = []
@@ -336,6 +339,24 @@ struct ProjectIndex: Sendable {
         heldBackClasses[name] = macro
       } else {
         classes.insert(name)
+      }
+    }
+    // A subclass with such a macro holds back the class it inherits the conformance
+    // from, and so every class of that hierarchy: migrating the superclass would leave
+    // what the macro generates in the subclass unobserved, and a second run would no
+    // longer see that the subclass inherits from a migrated class.
+    for name in classInheritance.keys.sorted() where !classes.contains(name) && heldBackClasses[name] == nil {
+      guard let macro = opaqueMacro(of: name) else { continue }
+      var ancestor = superclass(of: name)
+      var seen: Set<String> = [name]
+      while let current = ancestor, seen.insert(current).inserted {
+        if classes.contains(current) {
+          classes.remove(current)
+          heldBackClasses[current] = macro
+          heldBackForSubclass[current] = name
+          break
+        }
+        ancestor = superclass(of: current)
       }
     }
     observableObjectClasses = classes
