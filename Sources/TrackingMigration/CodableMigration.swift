@@ -14,38 +14,35 @@ import SwiftSyntax
 enum CodableMigration {
   static let codingProtocols: Set<String> = ["Codable", "Encodable", "Decodable"]
 
+  /// Whether the class `name` conforms to a coding protocol, in its declaration or
+  /// in an extension.
+  static func isCodable(_ name: String, index: ProjectIndex) -> Bool {
+    let conformances = (index.classConformances[name] ?? []).union(index.extensionConformances[name] ?? [])
+    return !conformances.isDisjoint(with: codingProtocols)
+  }
+
   static func migrate(_ node: ClassDeclSyntax, in context: FileContext) {
-    guard context.target == .apple else { return }
+    let index = context.index
     let name = node.name.text
-    let declared = (node.inheritanceClause?.inheritedTypes ?? []).compactMap { SyntaxQueries.simpleName(of: $0.type) }
-    let conformances = Set(declared).union(context.index.extensionConformances[name] ?? [])
-    guard !conformances.isDisjoint(with: codingProtocols) else { return }
-    let members = SyntaxQueries.memberDecls(of: node.memberBlock)
-    let decodesByHand = members.contains {
-      $0.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters.first?.firstName.text == "from"
-    }
-    let encodesByHand = members.contains {
-      guard let function = $0.as(FunctionDeclSyntax.self), function.name.text == "encode" else { return false }
-      return function.signature.parameterClause.parameters.first?.firstName.text == "to"
-    }
+    guard context.target == .apple, isCodable(name, index: index) else { return }
+    // Coding written by hand, in the class or in an extension, in any file.
+    let decodesByHand = index.typesDecodingByHand.contains(name)
+    let encodesByHand = index.typesEncodingByHand.contains(name)
     guard !(decodesByHand && encodesByHand) else { return }
 
     let properties = storedProperties(of: node, className: name, in: context)
-    if let keys = members.compactMap({ $0.as(EnumDeclSyntax.self) }).first(where: { $0.name.text == "CodingKeys" }) {
-      let tracked = Set(properties.filter(\.isTracked).map(\.name))
+    if let keys = index.codingKeysByType[name] {
+      // Synthesized coding: the cases are renamed where the enum is (`migrate(keys:)`).
+      guard decodesByHand || encodesByHand else { return }
       // Hand-written coding names the cases (`forKey: .title`): renaming them would break it.
-      if decodesByHand || encodesByHand {
-        let coded = keys.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }.flatMap(\.elements)
-          .map(\.name.text).filter(tracked.contains)
-        if !coded.isEmpty {
-          // At the class: that is where the compiler will say the conformance fails.
-          context.report(
-            .warning, .codableModel, at: node.name,
-            "under @Observable, tracked properties (\(coded.map { "'\($0)'" }.joined(separator: ", "))) are stored as '_name', so the synthesized \(decodesByHand ? "encode(to:)" : "init(from:)") no longer matches these CodingKeys; write it by hand with the keys the hand-written half uses")
-        }
-        return
+      let tracked = Set(properties.filter(\.isTracked).map(\.name))
+      let coded = keys.filter(tracked.contains).sorted()
+      if !coded.isEmpty {
+        // At the class: that is where the compiler will say the conformance fails.
+        context.report(
+          .warning, .codableModel, at: node.name,
+          "under @Observable, tracked properties (\(coded.map { "'\($0)'" }.joined(separator: ", "))) are stored as '_name', so the synthesized \(decodesByHand ? "encode(to:)" : "init(from:)") no longer matches these CodingKeys; write it by hand with the keys the hand-written half uses")
       }
-      renameTrackedCases(in: keys, tracked: tracked, in: context)
       return
     }
     guard !properties.contains(where: \.isLazy) else {
@@ -55,7 +52,7 @@ enum CodableMigration {
       return
     }
     let indentation = context.indentation(ofLineAt: node.positionAfterSkippingLeadingTrivia.utf8Offset)
-    let unit = indentation.hasPrefix("\t") ? "\t" : "    "
+    let unit = context.indentationUnit
     let memberIndentation = node.memberBlock.members.first.map {
       context.indentation(ofLineAt: $0.positionAfterSkippingLeadingTrivia.utf8Offset)
     } ?? indentation + unit
@@ -97,6 +94,53 @@ enum CodableMigration {
       }
     }
     return result
+  }
+
+  /// The `CodingKeys` of a migrated class whose coding is synthesized, in the class
+  /// or in an extension (in any file): tracked properties' cases get the `_name`
+  /// Apple's macro stores them as, with the key they had.
+  static func migrate(keys: EnumDeclSyntax, in context: FileContext) {
+    let index = context.index
+    guard context.target == .apple, keys.name.text == "CodingKeys", SyntaxQueries.isMember(keys),
+      let owner = SyntaxQueries.enclosingTypeName(of: keys), index.isMigrated(owner), isCodable(owner, index: index),
+      !index.typesDecodingByHand.contains(owner), !index.typesEncodingByHand.contains(owner)
+    else { return }
+    renameTrackedCases(in: keys, tracked: index.trackedAfterMigration(of: owner), in: context)
+  }
+
+  /// A class that already uses `@Observable` (migrated by an earlier run, or by hand)
+  /// whose synthesized coding cannot work: the warnings a first run gives, again, so
+  /// that a second run still lists them. Nothing is rewritten: the class may already
+  /// have saved data in the format it has.
+  static func review(_ node: ClassDeclSyntax, in context: FileContext) {
+    let index = context.index
+    let name = node.name.text
+    guard isCodable(name, index: index) else { return }
+    let decodesByHand = index.typesDecodingByHand.contains(name)
+    let encodesByHand = index.typesEncodingByHand.contains(name)
+    guard !(decodesByHand && encodesByHand) else { return }
+    let tracked = (index.unwrappedStoredPropertiesByClass[name] ?? [])
+      .subtracting(index.ignoredPropertiesByType[name] ?? []).subtracting(index.lazyPropertiesByClass[name] ?? [])
+    if let keys = index.codingKeysByType[name] {
+      let coded = keys.filter(tracked.contains).sorted()
+      guard !coded.isEmpty else { return }
+      let list = coded.map { "'\($0)'" }.joined(separator: ", ")
+      if decodesByHand || encodesByHand {
+        context.report(
+          .warning, .codableModel, at: node.name,
+          "under @Observable, tracked properties (\(list)) are stored as '_name', so the synthesized \(decodesByHand ? "encode(to:)" : "init(from:)") no longer matches these CodingKeys; write it by hand with the keys the hand-written half uses")
+      } else {
+        let body = SyntaxQueries.memberDecls(of: node.memberBlock).lazy.compactMap { $0.as(EnumDeclSyntax.self) }
+          .first { $0.name.text == "CodingKeys" }
+        context.report(
+          .warning, .codableModel, at: body.map { Syntax($0.name) } ?? Syntax(node.name),
+          "under @Observable, tracked properties are stored as '_name': rename their CodingKeys cases (\(list)) to '_name' with the key they had")
+      }
+    } else if !(index.lazyPropertiesByClass[name] ?? []).subtracting(index.ignoredPropertiesByType[name] ?? []).isEmpty {
+      context.report(
+        .warning, .codableModel, at: node.name,
+        "'\(name)' uses synthesized Codable: under @Observable it would code '_name' keys and the registrar; write CodingKeys by hand (case _name = \"name\" for each tracked property), since the tool cannot tell how 'lazy' properties were coded")
+    }
   }
 
   /// `case title` → `case _title = "title"` for tracked properties, adding the

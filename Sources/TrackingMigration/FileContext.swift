@@ -26,11 +26,14 @@ final class FileContext {
   var needsMacroImport = false
   /// The file's line break style (`"\r\n"` if it uses CRLF), for inserted lines.
   let lineBreak: String
+  /// One level of the file's indentation (see ``IndentationStyle``), for inserted code.
+  let indentationUnit: String
 
   init(path: String, tree: SourceFileSyntax, index: ProjectIndex, target: MigrationTarget) {
     self.path = path
     self.bytes = Array(tree.description.utf8)
     self.lineBreak = tree.description.contains("\r\n") ? "\r\n" : "\n"
+    self.indentationUnit = IndentationStyle.unit(of: bytes)
     self.converter = SourceLocationConverter(fileName: path, tree: tree)
     self.index = index
     self.target = target
@@ -113,6 +116,11 @@ final class FileContext {
   /// Removes the text in `range`, absorbing only whitespace around it.
   func remove(_ range: Range<Int>) {
     edits.append(.delete(TriviaAwareRemoval.deletionRange(for: range, in: bytes)))
+  }
+
+  /// The range ``remove(_:)`` would delete for `node`.
+  func removalRange(of node: some SyntaxProtocol) -> Range<Int> {
+    TriviaAwareRemoval.deletionRange(for: trimmedRange(of: node), in: bytes)
   }
 
   /// Removes `node`, absorbing only whitespace around it.

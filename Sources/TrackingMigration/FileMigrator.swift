@@ -20,6 +20,11 @@ final class FileMigrator: SyntaxVisitor {
     return .visitChildren
   }
 
+  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+    CodableMigration.migrate(keys: node, in: context)
+    return .visitChildren
+  }
+
   override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
     ExtensionConformanceMigration.migrate(node, in: context)
     return .visitChildren
@@ -45,6 +50,8 @@ final class FileMigrator: SyntaxVisitor {
     ViewMigration.migrate(node, in: context)
     if SiteScanner.isWrapperInitializer(node, index: context.index) {
       WrapperAssignment.migrate(node, in: context)
+    } else {
+      StateCreation.check(stateInitialization: node, in: context)
     }
     return .visitChildren
   }
@@ -53,6 +60,7 @@ final class FileMigrator: SyntaxVisitor {
     ObjectWillChangeMigration.migrate(node, in: context)
     EnvironmentBindingMigration.migrate(node, in: context)
     PublisherMigration.migrate(node, in: context)
+    StorageBindingMigration.migrate(node, in: context)
     return .visitChildren
   }
 }

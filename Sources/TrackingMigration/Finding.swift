@@ -30,6 +30,15 @@ public enum Rule: String, Sendable, Codable, CaseIterable {
   /// A stored property whose changes were announced by hand (`objectWillChange.send()`)
   /// stays tracked.
   case announcedProperty = "announced-property"
+  /// A stored property the macro cannot track (`lazy`) that views relied on.
+  case untrackableProperty = "untrackable-property"
+  /// A class with an attached macro the tool cannot see through (it may generate
+  /// `@Published` members): left an `ObservableObject`.
+  case attachedMacro = "attached-macro"
+  /// `model.$property` of an `@AppStorage` property that becomes computed.
+  case storageBinding = "storage-binding"
+  /// A deployment target older than the migrated code needs (iOS 17, macOS 14…).
+  case deploymentTarget = "deployment-target"
   /// A subclass of a migrated class also received the macro.
   case migratedSubclass = "migrated-subclass"
   /// `$property` publisher use of a formerly `@Published` property.

@@ -19,13 +19,36 @@ final class IndexCollector: SyntaxVisitor {
     if SyntaxQueries.attribute(in: node.attributes, named: observationMacroNames) != nil {
       index.macroObservableClasses.insert(name)
     }
+    // Macros may add members the tool cannot see (an `@Published var state`, say).
+    let unknown = node.attributes.compactMap { $0.as(AttributeSyntax.self) }
+      .filter { !SyntaxQueries.knownClassAttributes.contains(SyntaxQueries.name(of: $0)) }
+    if let first = unknown.first {
+      index.unknownClassAttributes[name, default: []].append("@" + SyntaxQueries.name(of: first))
+    } else if let expansion = SyntaxQueries.memberDecls(of: node.memberBlock).lazy.compactMap({ $0.as(MacroExpansionDeclSyntax.self) }).first {
+      index.unknownClassAttributes[name, default: []].append("#" + expansion.macroName.text)
+    }
     for variable in SyntaxQueries.variableMembers(of: node.memberBlock) {
       let isPublished = SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) != nil
       let isStoredVar =
         variable.bindingSpecifier.tokenKind == .keyword(.var) && !SyntaxQueries.isTypeMember(variable.modifiers)
         && variable.bindings.allSatisfy(SyntaxQueries.isStored)
+      let isLazy = variable.modifiers.contains { $0.name.tokenKind == .keyword(.lazy) }
+      let isIgnored = SyntaxQueries.attribute(in: variable.attributes, named: SyntaxQueries.observationPropertyAttributes) != nil
+      let isWrapped = variable.attributes.contains { element in
+        guard case .attribute(let attribute) = element else { return false }
+        let attributeName = SyntaxQueries.name(of: attribute)
+        return !SyntaxQueries.nonWrapperAttributes.contains(attributeName)
+          && !["TrackingIgnored", "ObservationIgnored"].contains(attributeName)
+      }
+      let isAppStorage = SyntaxQueries.attribute(in: variable.attributes, named: ["AppStorage"]) != nil
       for binding in variable.bindings {
         guard let property = SyntaxQueries.boundName(of: binding) else { continue }
+        if isLazy { index.lazyPropertiesByClass[name, default: []].insert(property) }
+        if isStoredVar, !isWrapped { index.unwrappedStoredPropertiesByClass[name, default: []].insert(property) }
+        if isStoredVar, isWrapped { index.wrappedPropertyNames.insert(property) }
+        if isAppStorage, isStoredVar, !isIgnored {
+          index.appStoragePropertiesByClass[name, default: [:]][property] = binding
+        }
         if isPublished { index.publishedPropertiesByClass[name, default: []].insert(property) }
         if isPublished, binding.initializer != nil { index.initializedPublishedByClass[name, default: []].insert(property) }
         if isStoredVar { index.storedPropertiesByClass[name, default: []].insert(property) }
@@ -55,6 +78,7 @@ final class IndexCollector: SyntaxVisitor {
     return .visitChildren
   }
 
+  override func visitPost(_ node: MacroDeclSyntax) { index.declaredMacros.insert(node.name.text) }
   override func visitPost(_ node: ActorDeclSyntax) { index.declaredTypes.insert(node.name.text) }
   override func visitPost(_ node: TypeAliasDeclSyntax) { index.declaredTypes.insert(node.name.text) }
   override func visitPost(_ node: AssociatedTypeDeclSyntax) { index.declaredTypes.insert(node.name.text) }
@@ -159,6 +183,11 @@ final class IndexCollector: SyntaxVisitor {
         index.functionReturnTypesByType[isMember ? (owner ?? "") : "", default: [:]][node.name.text] = name
       }
     }
+    if isMember, let owner, node.name.text == "encode",
+      node.signature.parameterClause.parameters.first?.firstName.text == "to"
+    {
+      index.typesEncodingByHand.insert(owner)
+    }
     if isMember, let owner, let body = node.body {
       index.functionFactsByType[owner, default: [:]][node.name.text, default: FunctionFacts()].add(SideEffectFinder.facts(of: body))
     }
@@ -176,10 +205,27 @@ final class IndexCollector: SyntaxVisitor {
     if let owner = SyntaxQueries.enclosingTypeName(of: node), let body = node.body {
       index.functionFactsByType[owner, default: [:]]["init", default: FunctionFacts()].add(SideEffectFinder.facts(of: body))
     }
+    if SyntaxQueries.isMember(node), let owner = SyntaxQueries.enclosingTypeName(of: node),
+      node.signature.parameterClause.parameters.first?.firstName.text == "from"
+    {
+      index.typesDecodingByHand.insert(owner)
+    }
+    return .visitChildren
+  }
+
+  /// `enum CodingKeys` of a type, in its body or in an extension.
+  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+    if node.name.text == "CodingKeys", SyntaxQueries.isMember(node), let owner = SyntaxQueries.enclosingTypeName(of: node) {
+      let cases = node.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }.flatMap(\.elements)
+      index.codingKeysByType[owner, default: []].formUnion(cases.map(\.name.text))
+    }
     return .visitChildren
   }
 
   override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+    if let extended = SyntaxQueries.enclosingExtension(of: node).flatMap({ SyntaxQueries.simpleName(of: $0.extendedType) }) {
+      index.namesReferencedInExtensions[extended, default: []].insert(node.baseName.text)
+    }
     if let announcement = Announcement(node), let owner = SyntaxQueries.enclosingTypeName(of: node) {
       index.announcedNamesByClass[owner, default: []].formUnion(announcement.announcedNames)
     }

@@ -101,7 +101,13 @@ public struct MigrationRunner: Sendable {
       sources.append(SourceFile(path: file, text: text))
     }
 
-    let result = migrator.migrate(sources)
+    // Manifests and projects read for their deployment targets, not migrated.
+    let sourcePaths = Set(files.map(SourceCollector.absolute))
+    let projectFiles = SourceCollector.projectFiles(around: paths).filter { !sourcePaths.contains(SourceCollector.absolute($0)) }
+      .compactMap { path in
+      FileManager.default.contents(atPath: path).map { SourceFile(path: path, text: String(decoding: $0, as: UTF8.self)) }
+    }
+    let result = migrator.migrate(sources, projectFiles: projectFiles)
     var output = ""
     if mode == .write {
       for file in result.changedFiles {

@@ -34,7 +34,11 @@ public struct Migrator: Sendable {
   }
 
   /// Migrates `sources` together and returns the new texts and all findings.
-  public func migrate(_ sources: [SourceFile]) -> MigrationResult {
+  ///
+  /// `projectFiles` are package manifests (`Package.swift`) and Xcode projects
+  /// (`project.pbxproj`) that are not among `sources`: with the manifests among
+  /// `sources`, their deployment targets are checked against what migrated code needs.
+  public func migrate(_ sources: [SourceFile], projectFiles: [SourceFile] = []) -> MigrationResult {
     var index = ProjectIndex()
     var trees: [SourceFileSyntax?] = []
     var findings: [[Finding]] = []
@@ -76,7 +80,12 @@ public struct Migrator: Sendable {
       findings[position].append(contentsOf: fileFindings.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
       outcomes.append(FileOutcome(path: source.path, original: source.text, migrated: migrated, isParsed: true))
     }
-    return MigrationResult(files: outcomes, findings: findings.flatMap { $0 }, summary: summary)
+    // Migrated models need Observation; with --target tracking, views that read them do.
+    var allFindings = findings.flatMap { $0 }
+    if !index.observableTypes.isEmpty, target == .apple || !index.viewTypes.isEmpty {
+      allFindings += DeploymentTarget.findings(in: sources + projectFiles, target: target)
+    }
+    return MigrationResult(files: outcomes, findings: allFindings, summary: summary)
   }
 
   /// Sorts every site of a file into converted, reported or unhandled, and reports

@@ -17,12 +17,17 @@ enum ModelPropertyMigration {
       variable.bindings.allSatisfy(SyntaxQueries.isStored)
     else { return }
     if let published = SyntaxQueries.attribute(in: variable.attributes, named: ["Published"]) {
-      context.remove(published)
+      if variable.bindings.count > 1 {
+        // Not valid with a wrapper, but meant as several published properties.
+        PropertySplitting.split(variable, dropping: published, prefixFor: { _ in "" }, in: context)
+      } else {
+        context.remove(published)
+      }
       context.converted(published)
       return
     }
     if let appStorage = SyntaxQueries.attribute(in: variable.attributes, named: ["AppStorage"]) {
-      AppStorageMigration.migrate(variable, attribute: appStorage, of: className, in: context)
+      AppStorageMigration.migrate(variable, attribute: appStorage, of: className, target: context.target, in: context)
       return
     }
     let ignoreNames: Set<String> = ["TrackingIgnored", "ObservationIgnored"]
@@ -58,10 +63,10 @@ enum ModelPropertyMigration {
         "'\(ignored.joined(separator: "', '"))' \(why); marked @\(context.target.ignoredAttributeName) to keep that behaviour (remove the attribute if it should be observed)")
     }
     if !tracked.isEmpty {
-      if let ownership = SyntaxQueries.untrackableModifier(variable.modifiers, target: context.target) {
+      if let ownership = SyntaxQueries.untrackableModifier(variable.modifiers) {
         context.report(
-          .warning, .announcedProperty, at: variable,
-          "'\(tracked.joined(separator: "', '"))' was announced with objectWillChange.send(), but a '\(ownership)' property cannot be tracked by @\(context.target.macroName); make it a plain stored property, or mark it @\(context.target.ignoredAttributeName) and announce it another way")
+          .warning, .untrackableProperty, at: variable,
+          "'\(tracked.joined(separator: "', '"))' was announced with objectWillChange.send(), but @\(context.target.macroName) cannot track a '\(ownership)' property; make it a plain stored property, or mark it @\(context.target.ignoredAttributeName) and announce it another way")
       } else {
         context.report(
           .note, .announcedProperty, at: variable,
@@ -76,11 +81,24 @@ enum PropertySplitting {
   /// Replaces `variable` with one declaration per binding, each starting with
   /// `prefixFor(name)` and the original attributes and modifiers, on its own line at
   /// the original indentation. A binding without a type or value (`var a, b: Int`)
-  /// takes the type of the next binding that has one, as Swift does.
-  static func split(_ variable: VariableDeclSyntax, prefixFor: (String) -> String, in context: FileContext) {
+  /// takes the type of the next binding that has one, as Swift does. `dropped`, an
+  /// attribute of the declaration, is left out of every new one.
+  static func split(
+    _ variable: VariableDeclSyntax, dropping dropped: AttributeSyntax? = nil, prefixFor: (String) -> String,
+    in context: FileContext
+  ) {
     let start = variable.positionAfterSkippingLeadingTrivia.utf8Offset
     let specifierStart = variable.bindingSpecifier.positionAfterSkippingLeadingTrivia.utf8Offset
-    let head = String(decoding: context.bytes[start..<specifierStart], as: UTF8.self)
+    var headBytes = Array(context.bytes[start..<specifierStart])
+    if let dropped {
+      // The attribute, and the whitespace after it up to the next attribute or modifier.
+      let lower = dropped.positionAfterSkippingLeadingTrivia.utf8Offset - start
+      var upper = dropped.endPositionBeforeTrailingTrivia.utf8Offset - start
+      let whitespace: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+      while upper < headBytes.count, whitespace.contains(headBytes[upper]) { upper += 1 }
+      headBytes.removeSubrange(lower..<upper)
+    }
+    let head = String(decoding: headBytes, as: UTF8.self)
     let indentation = context.indentation(ofLineAt: start)
     let bindings = Array(variable.bindings)
     var lines: [String] = []

@@ -38,7 +38,7 @@ enum ObjectWillChangeMigration {
         let stored = index.storedProperties(visibleIn: owner)
         if effects.changesOnly(stored) {
           if let statement = announcement.call.parent?.as(CodeBlockItemSyntax.self) {
-            context.remove(statement)
+            context.remove(StatementRemoval.outermostEmptied(by: statement))
             context.converted(node)
             return
           }
@@ -67,11 +67,23 @@ enum ObjectWillChangeMigration {
       "'objectWillChange' does not exist after migration to @\(context.target.macroName) (stored properties announce their own changes); \(advice)")
   }
 
+  /// Whether `statement` is `objectWillChange.send()` (or `self.`/`self?.`-qualified).
+  static func isAnnouncement(_ statement: CodeBlockItemSyntax) -> Bool {
+    guard let call = statement.item.as(FunctionCallExprSyntax.self),
+      let send = call.calledExpression.as(MemberAccessExprSyntax.self), send.declName.baseName.text == "send",
+      let publisher = send.base
+    else { return false }
+    let reference =
+      publisher.as(DeclReferenceExprSyntax.self) ?? publisher.as(MemberAccessExprSyntax.self)?.declName
+    return reference.flatMap(Announcement.init) != nil
+  }
+
   /// Removes `call` from a property observer; the observer goes too if the call
   /// was all it did, and the braces if no observer is left.
   private static func removeFromObserver(_ call: FunctionCallExprSyntax, accessor: AccessorDeclSyntax, in context: FileContext) {
-    guard let statement = call.parent?.as(CodeBlockItemSyntax.self) else { return }
-    let isOnlyStatement = accessor.body?.statements.count == 1
+    guard let sendStatement = call.parent?.as(CodeBlockItemSyntax.self) else { return }
+    let statement = StatementRemoval.outermostEmptied(by: sendStatement)
+    let isOnlyStatement = accessor.body?.statements.count == 1 && statement.parent?.parent?.parent?.id == accessor.id
     guard isOnlyStatement, let list = accessor.parent?.as(AccessorDeclListSyntax.self) else {
       context.remove(statement)
       return
@@ -147,5 +159,91 @@ struct Forwarding {
       let base = publisher.base, BodyEffects.isSelf(base)
     else { return false }
     return true
+  }
+}
+
+extension Forwarding {
+  /// Stored properties of `node` that only hold the subscriptions of the forwarding
+  /// statements migration removes (`.store(in: &cancellables)`, `forwarding = …`), so
+  /// that nothing uses them afterwards: an `AnyCancellable` (or a collection of them)
+  /// named nowhere else in the class, and in none of its extensions.
+  static func storageOnlyForForwarding(in node: ClassDeclSyntax, index: ProjectIndex) -> [VariableDeclSyntax] {
+    let statements = ReferenceFinder.statements(in: node.memberBlock) { Forwarding(containing: $0, index: index)?.statement }
+    guard !statements.isEmpty else { return [] }
+    let removed = statements.map { $0.position..<$0.endPosition }
+    return SyntaxQueries.variableMembers(of: node.memberBlock).filter { variable in
+      guard variable.bindings.count == 1, let binding = variable.bindings.first,
+        let name = SyntaxQueries.boundName(of: binding),
+        (binding.typeAnnotation?.description ?? binding.initializer?.description ?? "").contains("AnyCancellable"),
+        !(index.namesReferencedInExtensions[node.name.text]?.contains(name) ?? false)
+      else { return false }
+      let uses = ReferenceFinder.references(to: name, in: node.memberBlock)
+      return !uses.isEmpty && uses.allSatisfy { use in removed.contains { $0.contains(use.position) } }
+    }
+  }
+}
+
+/// Finds references in a piece of syntax.
+private final class ReferenceFinder: SyntaxVisitor {
+  private let match: (DeclReferenceExprSyntax) -> Bool
+  private(set) var found: [DeclReferenceExprSyntax] = []
+
+  private init(_ match: @escaping (DeclReferenceExprSyntax) -> Bool) {
+    self.match = match
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+    if match(node) { found.append(node) }
+    return .visitChildren
+  }
+
+  /// Every `name` (or `self.name`) in `node`.
+  static func references(to name: String, in node: some SyntaxProtocol) -> [DeclReferenceExprSyntax] {
+    let finder = ReferenceFinder { $0.baseName.text == name }
+    finder.walk(node)
+    return finder.found
+  }
+
+  /// The distinct statements `statement(for:)` finds from the `objectWillChange`
+  /// references in `node`.
+  static func statements(
+    in node: some SyntaxProtocol, _ statement: (DeclReferenceExprSyntax) -> CodeBlockItemSyntax?
+  ) -> [CodeBlockItemSyntax] {
+    let finder = ReferenceFinder { $0.baseName.text == "objectWillChange" }
+    finder.walk(node)
+    var seen: Set<SyntaxIdentifier> = []
+    return finder.found.compactMap(statement).filter { seen.insert($0.id).inserted }
+  }
+}
+
+/// Removing a statement without leaving an empty `if` behind.
+enum StatementRemoval {
+  /// `statement`, or the `if` around it when it is all that `if` does (no `else`, and
+  /// conditions that call nothing), going outwards: the statement to remove so that
+  /// removing `statement` leaves no `if flag { }`.
+  static func outermostEmptied(by statement: CodeBlockItemSyntax) -> CodeBlockItemSyntax {
+    var current = statement
+    while let list = current.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+      let block = list.parent?.as(CodeBlockSyntax.self),
+      let ifExpression = block.parent?.as(IfExprSyntax.self), ifExpression.body.id == block.id,
+      ifExpression.elseBody == nil, !containsEffects(ifExpression.conditions),
+      let enclosing = ifExpression.parent?.as(ExpressionStmtSyntax.self)?.parent?.as(CodeBlockItemSyntax.self)
+        ?? ifExpression.parent?.as(CodeBlockItemSyntax.self)
+    {
+      current = enclosing
+    }
+    return current
+  }
+
+  /// Whether evaluating `node` may do something: it calls, awaits, tries or has a closure.
+  private static func containsEffects(_ node: some SyntaxProtocol) -> Bool {
+    node.tokens(viewMode: .sourceAccurate).contains { token in
+      switch token.tokenKind {
+      case .keyword(.try), .keyword(.await), .leftBrace: true
+      case .leftParen: token.parent?.is(FunctionCallExprSyntax.self) ?? false
+      default: false
+      }
+    }
   }
 }

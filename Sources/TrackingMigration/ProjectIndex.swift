@@ -78,6 +78,30 @@ struct ProjectIndex: Sendable {
   /// Side effect and calls to sibling methods of each function, by type and name
   /// (`init` for initializers).
   var functionFactsByType: [String: [String: FunctionFacts]] = [:]
+  /// Stored instance `var`s of each class that have no property wrapper (so no `$name`).
+  var unwrappedStoredPropertiesByClass: [String: Set<String>] = [:]
+  /// Names of stored properties, of any class, that have a property wrapper (so may
+  /// have a `$name` projection).
+  var wrappedPropertyNames: Set<String> = []
+  /// Names referenced inside the extensions of each type.
+  var namesReferencedInExtensions: [String: Set<String>] = [:]
+  /// `lazy` stored properties of each class.
+  var lazyPropertiesByClass: [String: Set<String>] = [:]
+  /// `@AppStorage` stored instance properties of each class, with their bindings.
+  var appStoragePropertiesByClass: [String: [String: PatternBindingSyntax]] = [:]
+  /// Attributes of each class that are not known to the tool (`@Stateful(…)`), and
+  /// declaration macros among its members (`#Generated`): macros whose generated
+  /// members the tool cannot see, unless the attribute names a type declared in the
+  /// inputs (a global actor).
+  var unknownClassAttributes: [String: [String]] = [:]
+  /// Macros declared in the inputs.
+  var declaredMacros: Set<String> = []
+  /// The cases of each type's `CodingKeys`, declared in its body or an extension.
+  var codingKeysByType: [String: Set<String>] = [:]
+  /// Types that declare `init(from:)` (in their body or an extension).
+  var typesDecodingByHand: Set<String> = []
+  /// Types that declare `encode(to:)` (in their body or an extension).
+  var typesEncodingByHand: Set<String> = []
 
   // MARK: Derived by finish()
 
@@ -86,6 +110,14 @@ struct ProjectIndex: Sendable {
   /// Classes declaring `ObservableObject` conformance, directly, through a
   /// protocol that refines it, or in an extension.
   private(set) var observableObjectClasses: Set<String> = []
+  /// `ObservableObject` classes left as they are because a macro attached to them
+  /// (named here: `@Stateful`, or `#Generated` for a declaration macro among its
+  /// members) may generate members the tool cannot see, such as
+  /// `@Published` properties that would stop updating views.
+  private(set) var heldBackClasses: [String: String] = [:]
+  /// For a class of ``heldBackClasses`` held back because of a subclass's macro, that
+  /// subclass.
+  private(set) var heldBackForSubclass: [String: String] = [:]
   /// Classes that inherit, directly or not, from a class in
   /// ``observableObjectClasses`` without declaring the conformance themselves.
   private(set) var migratedSubclasses: Set<String> = []
@@ -103,6 +135,49 @@ struct ProjectIndex: Sendable {
   /// that they must stay observable after migration.
   func announcedProperties(of className: String) -> Set<String> {
     announcedPropertiesByClass[className] ?? []
+  }
+
+  /// The stored properties a migrated class declares itself that stay tracked: the
+  /// `@Published` ones and those announced by hand, unless ignored or `lazy`.
+  /// (`@AppStorage` properties become computed.)
+  func trackedAfterMigration(of className: String) -> Set<String> {
+    (publishedPropertiesByClass[className] ?? []).union(announcedProperties(of: className))
+      .subtracting(ignoredPropertiesByType[className] ?? [])
+      .subtracting(lazyPropertiesByClass[className] ?? [])
+      .subtracting((appStoragePropertiesByClass[className] ?? [:]).keys)
+  }
+
+  /// Whether `$name` names nothing in `className`, a class that already uses a macro
+  /// and is not migrated by this run: `name` is one of its stored properties without a
+  /// property wrapper (a `@Published` one, before an earlier run removed it).
+  func lacksProjection(_ name: String, in className: String) -> Bool {
+    guard macroObservableClasses.contains(className), !isMigrated(className) else { return false }
+    var found = false
+    forEachAncestor(of: className) { found = found || (unwrappedStoredPropertiesByClass[$0]?.contains(name) ?? false) }
+    return found
+  }
+
+  /// Whether `$name`, on an object whose type the tool cannot determine, names
+  /// nothing: `name` is a stored property without a wrapper of a class that already
+  /// uses a macro (see ``lacksProjection(_:in:)``), and no class of the inputs has a
+  /// wrapped property of that name. The unknown-type counterpart of a first run's
+  /// `$name` of a `@Published` property, so that a second run reports it again.
+  func lacksProjectionOnUnknownObject(_ name: String) -> Bool {
+    guard !wrappedPropertyNames.contains(name) else { return false }
+    return macroObservableClasses.contains { !isMigrated($0) && (unwrappedStoredPropertiesByClass[$0]?.contains(name) ?? false) }
+  }
+
+  /// Whether the run turns `name`, an `@AppStorage` property of `className` (or of a
+  /// superclass), into a computed property (see ``AppStorageMigration``).
+  func convertsAppStorage(_ name: String, of className: String) -> Bool {
+    var found = false
+    forEachAncestor(of: className) { ancestor in
+      guard !found, isMigrated(ancestor) || macroObservableClasses.contains(ancestor),
+        let binding = appStoragePropertiesByClass[ancestor]?[name]
+      else { return }
+      found = AppStorageMigration.obstacle(to: binding, of: ancestor, index: self) == nil
+    }
+    return found
   }
 
   /// Stored instance `var`s of `className`, including inherited ones.
@@ -196,6 +271,16 @@ struct ProjectIndex: Sendable {
     extensionConformances.merge(new.extensionConformances) { $0.union($1) }
     protocolInheritance.merge(new.protocolInheritance) { old, _ in old }
     macroObservableClasses.formUnion(new.macroObservableClasses)
+    lazyPropertiesByClass.merge(new.lazyPropertiesByClass) { $0.union($1) }
+    namesReferencedInExtensions.merge(new.namesReferencedInExtensions) { $0.union($1) }
+    wrappedPropertyNames.formUnion(new.wrappedPropertyNames)
+    unwrappedStoredPropertiesByClass.merge(new.unwrappedStoredPropertiesByClass) { $0.union($1) }
+    unknownClassAttributes.merge(new.unknownClassAttributes) { $0 + $1 }
+    declaredMacros.formUnion(new.declaredMacros)
+    appStoragePropertiesByClass.merge(new.appStoragePropertiesByClass) { old, new in old.merging(new) { first, _ in first } }
+    codingKeysByType.merge(new.codingKeysByType) { $0.union($1) }
+    typesDecodingByHand.formUnion(new.typesDecodingByHand)
+    typesEncodingByHand.formUnion(new.typesEncodingByHand)
     publishedPropertiesByClass.merge(new.publishedPropertiesByClass) { $0.union($1) }
     initializedPublishedByClass.merge(new.initializedPublishedByClass) { $0.union($1) }
     dollarReferencesByType.merge(new.dollarReferencesByType) { $0.union($1) }
@@ -250,7 +335,29 @@ struct ProjectIndex: Sendable {
     var classes: Set<String> = []
     for (name, inherited) in classConformances
     where conformsDirectly(inherited) || conformsDirectly(extensionConformances[name] ?? []) {
-      classes.insert(name)
+      if let macro = opaqueMacro(of: name) {
+        heldBackClasses[name] = macro
+      } else {
+        classes.insert(name)
+      }
+    }
+    // A subclass with such a macro holds back the class it inherits the conformance
+    // from, and so every class of that hierarchy: migrating the superclass would leave
+    // what the macro generates in the subclass unobserved, and a second run would no
+    // longer see that the subclass inherits from a migrated class.
+    for name in classInheritance.keys.sorted() where !classes.contains(name) && heldBackClasses[name] == nil {
+      guard let macro = opaqueMacro(of: name) else { continue }
+      var ancestor = superclass(of: name)
+      var seen: Set<String> = [name]
+      while let current = ancestor, seen.insert(current).inserted {
+        if classes.contains(current) {
+          classes.remove(current)
+          heldBackClasses[current] = macro
+          heldBackForSubclass[current] = name
+          break
+        }
+        ancestor = superclass(of: current)
+      }
     }
     observableObjectClasses = classes
 
@@ -279,6 +386,17 @@ struct ProjectIndex: Sendable {
     }
     for type in functionFactsByType.keys {
       if let effect = sideEffect(of: "init", in: type) { initializerSideEffectsByType[type] = effect }
+    }
+  }
+
+  /// The first attribute (or member declaration macro) of class `name` that may be a
+  /// macro generating members: not one the tool knows, and not a type declared in the
+  /// inputs (a global actor or a property wrapper) unless a macro of that name is.
+  func opaqueMacro(of name: String) -> String? {
+    (unknownClassAttributes[name] ?? []).first { attribute in
+      let simple = String(attribute.dropFirst())
+      // A protocol cannot be an attribute: one of the same name is the macro's companion.
+      return declaredMacros.contains(simple) || !declaredTypes.contains(simple) || protocolInheritance[simple] != nil
     }
   }
 

@@ -27,6 +27,9 @@ public enum SiteKind: String, Sendable, Codable, CaseIterable, Comparable {
   case objectWillChange = "object-will-change"
   /// `$x` where `x` is an `@EnvironmentObject` (a binding to the object's properties).
   case environmentBinding = "environment-binding"
+  /// `model.$x` where `x` is an `@AppStorage` property of a model that becomes
+  /// computed (a `Binding` made by the wrapper).
+  case storageBinding = "storage-binding"
 
   /// A few words for messages.
   var description: String {
@@ -42,6 +45,7 @@ public enum SiteKind: String, Sendable, Codable, CaseIterable, Comparable {
     case .publisher: "@Published publisher"
     case .objectWillChange: "objectWillChange use"
     case .environmentBinding: "binding through an @EnvironmentObject"
+    case .storageBinding: "binding to an @AppStorage property of a model"
     }
   }
 
@@ -110,15 +114,19 @@ final class SiteScanner: SyntaxVisitor {
   override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
     switch SyntaxQueries.name(of: node) {
     case "Published":
-      // Outside a migrated class a @Published property keeps working as it is.
-      if let owner = SyntaxQueries.enclosingTypeName(of: node), index.isMigrated(owner) { add(.published, node) }
+      // Outside a migrated class a @Published property keeps working as it is (in a
+      // class held back, the class is reported).
+      if let owner = SyntaxQueries.enclosingTypeName(of: node), index.isMigrated(owner) || index.heldBackClasses[owner] != nil {
+        add(.published, node)
+      }
     case "StateObject", "ObservedObject", "EnvironmentObject": add(.wrapper, node)
     case "AppStorage":
-      // A static one has no object to announce changes of.
+      // A static one has no object to announce changes of; an ignored one is the
+      // storage of a converted property.
       if let variable = node.parent?.parent?.as(VariableDeclSyntax.self), SyntaxQueries.isMember(variable),
         !SyntaxQueries.isTypeMember(variable.modifiers),
-        let owner = SyntaxQueries.enclosingTypeName(of: variable),
-        index.observableObjectClasses.contains(owner) || index.migratedSubclasses.contains(owner)
+        SyntaxQueries.attribute(in: variable.attributes, named: SyntaxQueries.observationPropertyAttributes) == nil,
+        let owner = SyntaxQueries.enclosingTypeName(of: variable), index.isMigrated(owner) || index.macroObservableClasses.contains(owner)
       {
         add(.propertyWrapper, node)
       }
@@ -128,14 +136,20 @@ final class SiteScanner: SyntaxVisitor {
   }
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    if let member = node.calledExpression.as(MemberAccessExprSyntax.self),
-      member.declName.baseName.text == "environmentObject"
-    {
-      add(.environmentObject, member.declName)
+    if let name = Self.environmentObjectName(calledBy: node) {
+      add(.environmentObject, name)
     } else if Self.isWrapperInitializer(node, index: index) {
       add(.wrapperInit, node)
     }
     return .visitChildren
+  }
+
+  /// The `environmentObject` of `x.environmentObject(…)`, or of `environmentObject(…)`
+  /// called on an implicit `self` (in a `View` extension or method).
+  static func environmentObjectName(calledBy call: FunctionCallExprSyntax) -> DeclReferenceExprSyntax? {
+    let name = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName
+      ?? call.calledExpression.as(DeclReferenceExprSyntax.self)
+    return name?.baseName.text == "environmentObject" ? name : nil
   }
 
   /// The wrappers whose explicit initialization is a site.
@@ -172,6 +186,7 @@ final class SiteScanner: SyntaxVisitor {
   /// Whether `$x` is a publisher of a `@Published` property or a binding through an
   /// `@EnvironmentObject` (other `$x` projections keep working after migration).
   static func dollarKind(of node: DeclReferenceExprSyntax, index: ProjectIndex) -> SiteKind? {
+    if StorageBindingMigration.resolution(of: node, index: index) != nil { return .storageBinding }
     let property = String(node.baseName.text.dropFirst())
     let member = node.parent?.as(MemberAccessExprSyntax.self)
     let base = member?.declName.id == node.id ? member?.base : nil
@@ -183,16 +198,19 @@ final class SiteScanner: SyntaxVisitor {
       return type.map(index.observableTypes.contains) == true ? .environmentBinding : nil
     }
     if let base, !isSelfBased {
+      let type = ExpressionTypeResolver.typeName(of: base, index: index)
+      // Left over from an earlier run (or written by hand): macro classes have no `$x`.
+      if let type, index.lacksProjection(property, in: type) { return .publisher }
+      if type == nil, index.lacksProjectionOnUnknownObject(property) { return .publisher }
       guard index.allPublishedProperties.contains(property) else { return nil }
       // A base of a known type that is not migrated keeps its publisher.
-      if let type = ExpressionTypeResolver.typeName(of: base, index: index), !index.isMigrated(type) {
-        return nil
-      }
+      if let type, !index.isMigrated(type) { return nil }
       return .publisher
     }
-    guard let owner, index.observableObjectClasses.contains(owner) || index.migratedSubclasses.contains(owner),
-      index.publishedProperties(visibleIn: owner).contains(property)
-    else { return nil }
-    return .publisher
+    guard let owner else { return nil }
+    if index.isMigrated(owner) {
+      return index.publishedProperties(visibleIn: owner).contains(property) ? .publisher : nil
+    }
+    return index.lacksProjection(property, in: owner) ? .publisher : nil
   }
 }

@@ -99,6 +99,16 @@ enum SyntaxQueries {
     return nil
   }
 
+  /// The extension `node` is in, when the innermost type-like declaration around it is one.
+  static func enclosingExtension(of node: some SyntaxProtocol) -> ExtensionDeclSyntax? {
+    var current = node.parent
+    while let candidate = current {
+      if typeName(declaredBy: candidate) != nil { return candidate.as(ExtensionDeclSyntax.self) }
+      current = candidate.parent
+    }
+    return nil
+  }
+
   /// For a generic function, the type that declares it (where its generic
   /// parameters are recorded): `""` for a global function.
   static func enclosingFunctionOwner(of node: some SyntaxProtocol) -> String? {
@@ -229,18 +239,27 @@ enum SyntaxQueries {
     "NSCopying", "GKInspectable", "inlinable", "usableFromInline", "preconcurrency", "discardableResult",
   ]
 
-  /// `lazy`, or (for the Apple target) `weak`/`unowned`: modifiers the macro cannot
-  /// track a property with.
-  static func untrackableModifier(_ modifiers: DeclModifierListSyntax, target: MigrationTarget) -> String? {
-    for modifier in modifiers {
-      switch modifier.name.tokenKind {
-      case .keyword(.lazy): return "lazy"
-      case .keyword(.weak) where target == .apple: return "weak"
-      case .keyword(.unowned) where target == .apple: return "unowned"
-      default: continue
-      }
-    }
-    return nil
+  /// Attributes with which a stored property of a macro-observable class is ignored,
+  /// or tracked in a way of its own.
+  static let observationPropertyAttributes: Set<String> = [
+    "TrackingIgnored", "ObservationIgnored", "Tracked", "TrackedExternally", "TrackedLazy", "ObservationTracked",
+    "TrackedProperty",
+  ]
+
+  /// Attributes of a class declaration that are not macros the tool cannot see
+  /// through: the language's own, the observation macros, and Apple's global actor.
+  static let knownClassAttributes: Set<String> = [
+    "MainActor", "objc", "objcMembers", "nonobjc", "available", "preconcurrency", "usableFromInline", "inlinable",
+    "frozen", "dynamicMemberLookup", "dynamicCallable", "propertyWrapper", "resultBuilder", "globalActor",
+    "IBDesignable", "main", "UIApplicationMain", "NSApplicationMain", "requires_stored_property_inits",
+    "warn_unqualified_access", "unchecked", "retroactive", "Sendable", "_spi", "_implementationOnly", "_fixed_layout",
+    "Observable", "Trackable",
+  ]
+
+  /// `lazy`: the one modifier neither macro can track a stored property with. (Both
+  /// track `weak` and `unowned` properties; Apple's since Swift 6.2.)
+  static func untrackableModifier(_ modifiers: DeclModifierListSyntax) -> String? {
+    modifiers.contains { $0.name.tokenKind == .keyword(.lazy) } ? "lazy" : nil
   }
 
   /// `private`, `fileprivate`, `internal`, `package`, `public` or `open` (with `(set)` or not).

@@ -43,3 +43,8 @@ extension Array where Element == TextEdit {
     return String(decoding: output, as: UTF8.self)
   }
 }
+
+extension Range where Bound == Int {
+  /// The same range, moved by `offset`.
+  func shifted(by offset: Int) -> Range<Int> { (lowerBound + offset)..<(upperBound + offset) }
+}

@@ -26,6 +26,10 @@ enum ViewMigration {
   static let wrapperNames: Set<String> = ["StateObject", "EnvironmentObject", "ObservedObject"]
 
   static func migrate(_ variable: VariableDeclSyntax, in context: FileContext) {
+    if let state = SyntaxQueries.attribute(in: variable.attributes, named: ["State"]) {
+      StateCreation.check(variable, heldBy: state, in: context)
+      return
+    }
     guard let attribute = SyntaxQueries.attribute(in: variable.attributes, named: wrapperNames) else { return }
     let wrapper = SyntaxQueries.name(of: attribute)
     let index = context.index
@@ -83,15 +87,42 @@ enum ViewMigration {
         context.replace(attribute.attributeName, with: "Bindable")
       } else {
         context.remove(attribute)
+        if keepsMemberwiseInitializerAccess(variable, binding) {
+          context.replace(variable.bindingSpecifier, with: "let")
+        }
       }
       context.converted(attribute)
     }
   }
 
-  /// `.environmentObject(x)` → `.environment(x)` when `x`'s type is migrated.
+  /// Whether a `private` or `fileprivate` property with an initial value that loses
+  /// its wrapper must become a `let` for its struct's memberwise initializer to keep
+  /// its access. A wrapped property with an initial value does not lower the
+  /// memberwise initializer's access; a plain `var` does (the initializer takes it as
+  /// an argument), so callers in other files would no longer compile. A `let` with an
+  /// initial value is not an argument at all. Applies when the struct relies on the
+  /// memberwise initializer (it declares none) and never assigns the property.
+  private static func keepsMemberwiseInitializerAccess(_ variable: VariableDeclSyntax, _ binding: PatternBindingSyntax) -> Bool {
+    guard binding.initializer != nil, binding.accessorBlock == nil,
+      variable.modifiers.contains(where: { modifier in
+        [.keyword(.private), .keyword(.fileprivate)].contains(modifier.name.tokenKind) && modifier.detail == nil
+      }),
+      let property = SyntaxQueries.boundName(of: binding)
+    else { return false }
+    var current = variable.parent
+    while let node = current, !node.is(StructDeclSyntax.self) {
+      if node.is(ClassDeclSyntax.self) || node.is(ExtensionDeclSyntax.self) || node.is(EnumDeclSyntax.self) { return false }
+      current = node.parent
+    }
+    guard let owner = current?.as(StructDeclSyntax.self) else { return false }
+    let declaresInitializer = SyntaxQueries.memberDecls(of: owner.memberBlock).contains { $0.is(InitializerDeclSyntax.self) }
+    return !declaresInitializer && !BodyEffects.of(owner.memberBlock).assignedRoots.contains(property)
+  }
+
+  /// `.environmentObject(x)` → `.environment(x)` when `x`'s type is migrated (also
+  /// `environmentObject(x)` on an implicit `self`, in a `View` extension or method).
   static func migrate(_ call: FunctionCallExprSyntax, in context: FileContext) {
-    guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-      member.declName.baseName.text == "environmentObject",
+    guard let name = SiteScanner.environmentObjectName(calledBy: call),
       call.arguments.count == 1, let argument = call.arguments.first, argument.label == nil
     else { return }
     let index = context.index
@@ -102,23 +133,23 @@ enum ViewMigration {
         ? ""
         : " If it is one of the migrated models read with @Environment (\(readers.prefix(4).joined(separator: ", "))\(readers.count > 4 ? ", …" : "")), use .environment(_:) instead: the readers now look it up by type, and would not find it."
       context.report(
-        .warning, .unknownType, at: member.declName,
+        .warning, .unknownType, at: name,
         "cannot determine the type of '\(argument.expression.trimmedDescription)'; environmentObject(_:) left unchanged.\(hint)")
       return
     }
     let owner = SyntaxQueries.enclosingTypeName(of: call)
     if !index.observableTypes.contains(typeName), index.isObservableGenericParameter(typeName, in: owner) {
       context.report(
-        .warning, .unknownType, at: member.declName,
+        .warning, .unknownType, at: name,
         "'\(typeName)' is a generic parameter: .environment(_:) needs it to be Observable; add 'Observable' to its constraint (or to the protocol it requires), then use .environment(_:)")
       return
     }
     guard index.observableTypes.contains(typeName) else {
-      External.keep(typeName, "environmentObject(_:)", at: member.declName, in: context)
+      External.keep(typeName, "environmentObject(_:)", at: name, in: context)
       return
     }
-    context.replace(member.declName, with: "environment")
-    context.converted(member.declName)
+    context.replace(name, with: "environment")
+    context.converted(name)
   }
 }
 
@@ -126,10 +157,17 @@ enum ViewMigration {
 enum External {
   /// A type declared in none of the inputs comes from another module, so it is an
   /// `ObservableObject` there (the code compiled) and its wrapper stays correct: the
-  /// site is kept, with a note. A type declared in the inputs that is not a migrated
-  /// class (a protocol, a type alias, a generic parameter) is reported.
+  /// site is kept, with a note; so is one of a class the run leaves an
+  /// `ObservableObject` (see ``ProjectIndex/heldBackClasses``). A type declared in the
+  /// inputs that is not a migrated class (a protocol, a type alias, a generic
+  /// parameter) is reported.
   static func keep(_ typeName: String, _ construct: String, at node: some SyntaxProtocol, in context: FileContext) {
-    if context.index.declaredTypes.contains(typeName) {
+    if let macro = context.index.heldBackClasses[typeName] {
+      context.kept(node)
+      context.report(
+        .note, .unknownType, at: node,
+        "'\(typeName)' stays an ObservableObject (its '\(macro)' may generate members the tool cannot see): \(construct) stays as it is")
+    } else if context.index.declaredTypes.contains(typeName) {
       context.report(
         .warning, .unknownType, at: node,
         "'\(typeName)' is not a class this run migrates (a protocol, a type alias or a generic parameter?); \(construct) left unchanged: migrate it by hand if it stands for migrated models")
@@ -147,6 +185,40 @@ enum External {
 /// created and keeps the first. An initializer that starts work (a task, a
 /// subscription, a timer) then starts it for every discarded instance too.
 enum StateCreation {
+  /// `@State var model = Model()` (or `@State var model: Model`, set by the memberwise
+  /// initializer) holding an observable class, migrated by an earlier run or written
+  /// so: the same check as when `@StateObject` becomes `@State`, so that a second run
+  /// reports it again.
+  static func check(_ variable: VariableDeclSyntax, heldBy attribute: AttributeSyntax, in context: FileContext) {
+    let index = context.index
+    guard variable.bindings.count == 1, let binding = variable.bindings.first,
+      let property = SyntaxQueries.boundName(of: binding), IndexCollector.createsValueOnViewInit(binding),
+      let typeName = SyntaxQueries.declaredTypeName(of: binding)
+        ?? binding.initializer.flatMap({ ExpressionTypeResolver.typeName(of: $0.value, index: index) }),
+      index.observableTypes.contains(typeName)
+    else { return }
+    let owner = SyntaxQueries.enclosingTypeName(of: variable)
+    let assignedInInit = owner.map { index.assignedWrapperStorageByType[$0]?.contains(property) ?? false } ?? false
+    if binding.initializer != nil || !assignedInInit {
+      check(typeName, createdBy: binding.initializer?.value, at: attribute, in: context)
+    }
+  }
+
+  /// `_model = State(wrappedValue: Model())` (or `.init(wrappedValue:)`) for an
+  /// observable class (see above).
+  static func check(stateInitialization call: FunctionCallExprSyntax, in context: FileContext) {
+    let index = context.index
+    let implicitInit = call.calledExpression.as(MemberAccessExprSyntax.self)
+      .map { $0.base == nil && $0.declName.baseName.text == "init" } ?? false
+    guard implicitInit || SyntaxQueries.wrapperTypeName(calledBy: call) == "State",
+      let property = WrapperAssignment.backingProperty(assignedBy: call),
+      let owner = SyntaxQueries.enclosingTypeName(of: call), index.wrapper(of: property, in: owner) == "State",
+      let typeName = index.propertyType(property, of: owner), index.observableTypes.contains(typeName),
+      let value = WrapperAssignment.wrappedValue(of: call)
+    else { return }
+    check(typeName, createdBy: value, at: call, in: context)
+  }
+
   /// Reports when `typeName`'s initializer has side effects and `value` (the
   /// expression now evaluated on every view initialization, or `nil` when the
   /// view's own initializer supplies it) creates a new instance.

@@ -27,6 +27,27 @@ enum Fixtures {
   static func sources(in relativeDirectory: String) throws -> [SourceFile] {
     try files(in: relativeDirectory).sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, text: $0.value) }
   }
+
+  /// A fixture as migrator input: the files of a folder (by relative path), or one
+  /// file, named after the folder that holds it (`Rules/Model/Before.swift` →
+  /// `Model.swift`).
+  static func sources(of fixture: String) throws -> [SourceFile] {
+    let url = root.appendingPathComponent(fixture)
+    guard url.pathExtension == "swift" else { return try sources(in: fixture) }
+    return [SourceFile(path: url.deletingLastPathComponent().lastPathComponent + ".swift", text: try text(fixture))]
+  }
+
+  /// Whether `relativePath` names a folder.
+  static func isDirectory(_ relativePath: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: root.appendingPathComponent(relativePath).path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
+  }
+
+  /// `Before` and `After` of a fixture folder: two folders of files, or two files.
+  static func beforeAndAfter(_ fixture: String) -> (before: String, after: String) {
+    isDirectory("\(fixture)/Before") ? ("\(fixture)/Before", "\(fixture)/After") : ("\(fixture)/Before.swift", "\(fixture)/After.swift")
+  }
 }
 
 extension MigrationResult {
@@ -36,6 +57,9 @@ extension MigrationResult {
   }
 
   func findings(_ rule: Rule) -> [Finding] { findings.filter { $0.rule == rule } }
+
+  /// The findings of the rule named `rule` (its raw value).
+  func findings(rule: String) -> [Finding] { findings.filter { $0.rule.rawValue == rule } }
 }
 
 /// Creates a fresh temporary directory containing `files` and removes it afterwards.

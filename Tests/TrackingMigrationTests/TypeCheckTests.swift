@@ -3,184 +3,88 @@ import Testing
 
 @testable import TrackingMigration
 
-/// Compiles migrated fixtures and checks the tool's promise: every site is turned
-/// into code that builds, or reported. So each compiler error must fall on a line
-/// where the migration reported a warning or an error.
-///
-/// The code is type-checked against Apple's Observation (`--target apple`) or this
-/// package's `Tracking` module and macros (`--target tracking`), with
-/// `Fixtures/TypeCheck/SwiftUIStandIns.swift` in place of SwiftUI: its generic
-/// constraints (`Bindable`, `Environment(_:)` and `environment(_:)` need
-/// `AnyObject & Observable`; `View` is main-actor isolated) follow Apple's
-/// documentation, but it checks the shape of the code, not SwiftUI's behaviour.
-/// Runs on Linux with the package's debug build (`swift build --build-tests`).
-@Suite("Migrated code type-checks", .enabled(if: TypeChecker.isAvailable, "needs Linux, swiftc and the debug build"))
+/// Compiles fixtures before and after migration and checks the tool's promise: every
+/// site is turned into code that builds, or reported. So each compiler error that
+/// migration adds must fall on a line where the migration reported a warning or an
+/// error (see ``DifferentialTypeCheck`` and ``TypeChecker``, which say what the code is
+/// checked against: `SwiftUI` is a stand-in, so this checks the shape of the code, not
+/// SwiftUI's behaviour). Runs on Linux with the package's debug build
+/// (`swift build --build-tests --enable-all-traits`).
+@Suite("Migrated code type-checks", .enabled(if: TypeChecker.isAvailable, "needs Linux, swiftc and the debug build with all traits"))
 struct TypeCheckTests {
-  static let apple = ["BookReader/Before", "Rules/CodableApple/Before.swift", "Rules/AppStorageApple/Before.swift"]
-  static let trackingWithoutObservable = [
-    "Rules/ProtocolsAndInits/Before.swift", "Rules/ConditionalMembers/Before.swift",
-    "Rules/InheritanceComments/Before.swift",
+  static let apple = [
+    "BookReader/Before", "Rules/CodableApple/Before.swift", "Rules/AppStorageApple/Before.swift",
+    "Rules/AppleImports/Before.swift", "Breakage/CodableInExtension/Before", "Breakage/StorageBinding/Before.swift",
+    "Breakage/WeakAnnounced/Before.swift", "Breakage/Cosmetics/Before.swift", "Breakage/SecondRun/Before.swift",
   ]
-  static let trackingWithObservable = ["BookReader/Before", "Rules/ViewsResolved/Before.swift"]
+  static let tracking = [
+    "BookReader/Before", "MultiFile/Before", "Rules/ProtocolsAndInits/Before.swift",
+    "Rules/ConditionalMembers/Before.swift", "Rules/InheritanceComments/Before.swift", "Rules/ViewsResolved/Before.swift",
+    "Rules/Model/Before.swift", "Rules/AnnouncedChanges/Before.swift", "Rules/Publishers/Before.swift",
+    "Breakage/AppStorageTracked/Before.swift", "Breakage/PrivateObservedObject/Before",
+    "Breakage/StorageBinding/Before.swift", "Breakage/ImplicitEnvironmentObject/Before.swift",
+    "Breakage/PublishedBindings/Before.swift", "Breakage/SecondRun/Before.swift",
+  ]
 
-  @Test("--target apple: errors only where the migration reported", arguments: apple)
+  private func expectNoUnreportedErrors(_ fixture: String, _ target: MigrationTarget) throws {
+    let report = try DifferentialTypeCheck.run(try Fixtures.sources(of: fixture), target: target)
+    #expect(report.unreported.isEmpty, "\(fixture): errors that migration added on lines it did not report:\n\(report.unreported.map(\.description).joined(separator: "\n"))\n\(report.output)")
+  }
+
+  @Test("--target apple: migration adds errors only where it reported", arguments: apple)
   func appleTarget(fixture: String) throws {
-    try TypeChecker.expectErrorsOnlyWhereReported(fixture: fixture, target: .apple)
+    try expectNoUnreportedErrors(fixture, .apple)
   }
 
-  @Test("--target tracking, no SwiftUI Observable needed: errors only where reported", arguments: trackingWithoutObservable)
+  @Test("--target tracking: migration adds errors only where it reported", arguments: tracking)
   func trackingTarget(fixture: String) throws {
-    try TypeChecker.expectErrorsOnlyWhereReported(fixture: fixture, target: .tracking)
+    try expectNoUnreportedErrors(fixture, .tracking)
   }
 
-  /// `@Bindable`, `@Environment(Model.self)` and `.environment(model)` need Apple's
-  /// `Observable`: this runs once `@Trackable` classes conform to it.
-  @Test(
-    "--target tracking with @Bindable, @Environment(Model.self), .environment(_:): errors only where reported",
-    .enabled(if: TypeChecker.trackableIsObservable, "@Trackable classes do not conform to Observation.Observable in this build"),
-    arguments: trackingWithObservable)
-  func trackingViews(fixture: String) throws {
-    try TypeChecker.expectErrorsOnlyWhereReported(fixture: fixture, target: .tracking)
+  @Test("The fixtures that are valid Swift type-check before migration, and after it where nothing was reported")
+  func cleanFixtures() throws {
+    for fixture in ["Breakage/PrivateObservedObject/Before", "Breakage/StorageBinding/Before.swift"] {
+      for target in MigrationTarget.allCases {
+        let report = try DifferentialTypeCheck.run(try Fixtures.sources(of: fixture), target: target)
+        #expect(report.before.isEmpty, "\(fixture) before: \(report.before)")
+        #expect(report.after.isEmpty, "\(fixture) after, \(target): \(report.after)\n\(report.output)")
+      }
+    }
   }
 
   @Test("The check can fail: an unreported @Bindable over a class that is not Observable is an error")
   func checkCanFail() throws {
-    let source = "final class Plain { var x = 0 }\nstruct V: View {\n    @Bindable var plain: Plain\n    var body: some View { Text(\"\") }\n}\n"
-    let outcome = try TypeChecker.typeCheck(sources: ["V.swift": source], withTracking: false)
-    #expect(outcome.errorLines == ["V.swift": [3]], "\(outcome.output)")
-  }
-}
-
-/// Runs `swiftc -typecheck` with the package's build products.
-enum TypeChecker {
-  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-  static let debugBuild = packageRoot.appendingPathComponent(".build/debug").resolvingSymlinksInPath()
-
-  static let swiftc: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    return path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-  }()
-
-  static var isAvailable: Bool {
-    #if os(Linux)
-      return swiftc != nil
-        && FileManager.default.fileExists(atPath: debugBuild.appendingPathComponent("Modules/Tracking.swiftmodule").path)
-        && FileManager.default.isExecutableFile(atPath: debugBuild.appendingPathComponent("TrackingMacros-tool").path)
-    #else
-      return false
-    #endif
+    let source = "import SwiftUI\nfinal class Plain { var x = 0 }\nstruct V: View {\n    @Bindable var plain: Plain\n    var body: some View { Text(\"\") }\n}\n"
+    let outcome = try TypeChecker.typeCheck(sources: ["V.swift": source])
+    #expect(outcome.errorLines == ["V.swift": [4]], "\(outcome.output)")
   }
 
-  /// Whether a `@Trackable` class satisfies a generic `Observable` requirement.
-  static let trackableIsObservable: Bool = {
-    guard isAvailable else { return false }
-    let probe = "import Tracking\nimport Observation\n@Trackable final class Probe {}\nfunc needs<T: AnyObject & Observable>(_: T.Type) {}\nfunc check() { needs(Probe.self) }\n"
-    return (try? typeCheck(sources: ["Probe.swift": probe], withTracking: true, standIns: false).status) == 0
-  }()
-
-  /// The key under which errors in the stand-ins themselves are recorded.
-  static let standInsFile = "SwiftUIStandIns.swift"
-
-  struct Outcome {
-    var status: Int32
-    var output: String
-    /// Lines with an error, by file name (errors inside macro expansions are
-    /// attributed to the line the compiler names in the file, if any).
-    var errorLines: [String: Set<Int>]
+  @Test("An error the migration adds is unreported unless a warning names its line; old errors are not counted")
+  func differentialCounts() throws {
+    // Line 3 refers to a module that is not there, before and after: an old error.
+    let original = "import SwiftUI\nfinal class M: ObservableObject { @Published var x = 0 }\nlet missing = Missing()\nlet y = M().x\n"
+    // A pretend migration that breaks line 4 (M has no `z`) and says nothing.
+    let broken = original.replacingOccurrences(of: "M().x", with: "M().z")
+    let file = FileOutcome(path: "M.swift", original: original, migrated: broken, isParsed: true)
+    let silent = try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: []))
+    #expect(silent.before.map(\.line) == [3])
+    #expect(silent.unreported.map(\.line) == [4], "\(silent.output)")
+    let warning = Finding(file: "M.swift", line: 4, column: 9, severity: .warning, rule: .unknownType, message: "")
+    let named = try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: [warning]))
+    #expect(named.unreported.isEmpty)
+    #expect(named.reported.map(\.line) == [4])
   }
 
-  /// Migrates a fixture (a file or a folder under `Fixtures/`), type-checks the
-  /// result and expects every error on a line where the migration reported a
-  /// warning or an error (or the line after or before it).
-  static func expectErrorsOnlyWhereReported(fixture: String, target: MigrationTarget) throws {
-    let sources = try inputs(fixture)
-    let result = Migrator(target: target).migrate(sources)
-    var migrated: [String: String] = [:]
-    var reported: [String: Set<Int>] = [:]
-    for file in result.files {
-      let name = file.path.replacingOccurrences(of: "/", with: "_")
-      // SwiftUI re-exports Observation; the stand-ins take SwiftUI's place.
-      migrated[name] = file.migrated.replacingOccurrences(of: "import SwiftUI\n", with: "import Observation\n")
-      let lines = Self.lineMap(from: file.original, to: file.migrated)
-      for finding in result.findings where finding.file == file.path && finding.severity >= .warning {
-        let line = lines[finding.line - 1]
-        reported[name, default: []].formUnion([line - 1, line, line + 1])
-      }
-    }
-    let outcome = try typeCheck(sources: migrated, withTracking: target == .tracking)
-    #expect(outcome.errorLines[standInsFile] == nil, "the stand-ins do not type-check:\n\(outcome.output)")
-    for (file, lines) in outcome.errorLines where file != standInsFile {
-      let silent = lines.subtracting(reported[file] ?? []).sorted()
-      #expect(silent.isEmpty, "\(file): errors on lines \(silent) that the migration did not report\n\(outcome.output)")
-    }
-  }
-
-  private static func inputs(_ fixture: String) throws -> [SourceFile] {
-    let url = Fixtures.root.appendingPathComponent(fixture)
-    if url.pathExtension == "swift" {
-      return [SourceFile(path: url.deletingLastPathComponent().lastPathComponent + ".swift", text: try Fixtures.text(fixture))]
-    }
-    return try Fixtures.sources(in: fixture)
-  }
-
-  /// For each line of `old` (by index), its 1-based line in `new`: the same line if
-  /// it survived, otherwise the line where it was replaced.
-  static func lineMap(from old: String, to new: String) -> [Int] {
-    let a = old.split(separator: "\n", omittingEmptySubsequences: false)
-    let b = new.split(separator: "\n", omittingEmptySubsequences: false)
-    var map = [Int](repeating: 1, count: a.count + 1)
-    var nextNew = 0
-    for operation in LineDiff.operations(from: a, to: b) {
-      switch operation {
-      case .equal(let o, let n):
-        map[o] = n + 1
-        nextNew = n + 1
-      case .delete(let o): map[o] = nextNew + 1
-      case .insert(let n): nextNew = n + 1
-      }
-    }
-    return map
-  }
-
-  static func typeCheck(sources: [String: String], withTracking: Bool, standIns: Bool = true) throws -> Outcome {
-    guard let swiftc else { return Outcome(status: -1, output: "no swiftc", errorLines: [:]) }
-    return try withTemporaryDirectory(files: sources) { (directory: URL) throws -> Outcome in
-      var arguments = ["-typecheck", "-parse-as-library", "-swift-version", "6"]
-      if withTracking {
-        arguments += [
-          "-I", debugBuild.appendingPathComponent("Modules").path,
-          "-Xcc", "-fmodule-map-file=" + debugBuild.appendingPathComponent("CTrackingSupport.build/module.modulemap").path,
-          "-Xcc", "-I" + packageRoot.appendingPathComponent("Sources/CTrackingSupport/include").path,
-          "-load-plugin-executable", debugBuild.appendingPathComponent("TrackingMacros-tool").path + "#TrackingMacros",
-        ]
-      }
-      if standIns { arguments.append(Fixtures.root.appendingPathComponent("TypeCheck/SwiftUIStandIns.swift").path) }
-      arguments += sources.keys.sorted().map { directory.appendingPathComponent($0).path }
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: swiftc)
-      process.arguments = arguments
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = output
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      let text = String(decoding: data, as: UTF8.self)
-      var errorLines: [String: Set<Int>] = [:]
-      let prefix = directory.path + "/"
-      let standInsPath = Fixtures.root.appendingPathComponent("TypeCheck/SwiftUIStandIns.swift").path
-      for line in text.split(separator: "\n") where line.contains(": error: ") {
-        if line.hasPrefix(standInsPath) {
-          errorLines[standInsFile, default: []].insert(0)
-          continue
-        }
-        guard let start = line.range(of: prefix) else { continue }
-        let location = line[start.upperBound...].split(separator: ":")
-        guard location.count >= 2, let number = Int(location[1]) else { continue }
-        errorLines[String(location[0]), default: []].insert(number)
-      }
-      return Outcome(status: process.terminationStatus, output: text, errorLines: errorLines)
-    }
+  @Test("A new error in a body that had other errors before is unchecked, not unreported")
+  func errorsInABodyThatHadErrors() throws {
+    // Line 4 is an error before and after; the pretend migration breaks line 5, in the same function.
+    let original = "final class M { var x = 0 }\nfunc f() {\n    let m = M()\n    _ = Missing()\n    _ = m.x\n}\nfunc g() { _ = M().x }\n"
+    let broken = original.replacingOccurrences(of: "_ = m.x", with: "_ = m.z").replacingOccurrences(of: "M().x", with: "M().z")
+    let file = FileOutcome(path: "M.swift", original: original, migrated: broken, isParsed: true)
+    let report = try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: []))
+    #expect(report.before.map(\.line) == [4])
+    #expect(report.unchecked.map(\.line) == [5], "\(report.output)")
+    // g() had no error before: its new one is unreported.
+    #expect(report.unreported.map(\.line) == [7])
   }
 }

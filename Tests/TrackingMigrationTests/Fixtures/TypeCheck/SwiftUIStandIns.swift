@@ -1,10 +1,17 @@
-// Stand-ins for the parts of SwiftUI the migrated fixtures use, so that their
-// output can be type-checked where SwiftUI does not exist (Linux). Only the shape
-// matters: the generic constraints follow Apple's documentation —
-// `Bindable<Value>` needs `Value: AnyObject & Observable`, `Environment(_:)` for an
-// object type and `View.environment(_:)` need `AnyObject & Observable`, and
-// `State<Value>` takes any value. Nothing here runs.
-import Observation
+// Stand-ins for the parts of SwiftUI the migrated fixtures use, built as a module
+// named `SwiftUI` so that their output can be type-checked where SwiftUI does not
+// exist (Linux). Only the shape matters: the generic constraints follow Apple's
+// documentation — `Bindable<Value>` needs `Value: AnyObject & Observable`,
+// `Environment(_:)` for an object type and `View.environment(_:)` need
+// `AnyObject & Observable`, `State<Value>` takes any value, and `StateObject`,
+// `ObservedObject`, `EnvironmentObject` and `View.environmentObject(_:)` need an
+// `ObservableObject`. Like SwiftUI, the module re-exports Observation, Combine (here
+// OpenCombine, under `-module-alias Combine=OpenCombine`) and Foundation. Nothing
+// here runs. Stub modules of the whole Apple surface replace this file when
+// `TRACKING_APPLE_STUBS` names their directory (see TypeChecker.swift).
+@_exported import Combine
+@_exported import Foundation
+@_exported import Observation
 
 @MainActor @preconcurrency public protocol View {
   associatedtype Body: View
@@ -51,8 +58,16 @@ extension View {
   public func sheet(isPresented: Binding<Bool>, @ViewBuilder content: () -> some View) -> AnyContent { AnyContent() }
   public func tint(_ name: String) -> AnyContent { AnyContent() }
   public func task(_ action: @escaping () async -> Void) -> AnyContent { AnyContent() }
+  public func disabled(_ disabled: Bool) -> AnyContent { AnyContent() }
+  public func frame(width: CGFloat? = nil, height: CGFloat? = nil) -> AnyContent { AnyContent() }
+  public func frame(
+    minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil, minHeight: CGFloat? = nil,
+    idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil
+  ) -> AnyContent { AnyContent() }
   /// Needs an Observable object, like SwiftUI's.
   public func environment<T: AnyObject & Observable>(_ object: T?) -> AnyContent { AnyContent() }
+  /// Needs an ObservableObject, like SwiftUI's.
+  public func environmentObject<T: ObservableObject>(_ object: T) -> AnyContent { AnyContent() }
 }
 public struct FieldStyle: Sendable {
   public static let roundedBorder = FieldStyle()
@@ -126,6 +141,7 @@ public struct WindowGroup: Scene {
 /// Needs an Observable class, like SwiftUI's.
 @propertyWrapper @dynamicMemberLookup public struct Bindable<Value: AnyObject & Observable> {
   public init(wrappedValue: Value) {}
+  public init(_ wrappedValue: Value) {}
   public var wrappedValue: Value { fatalError() }
   public var projectedValue: Bindable<Value> { self }
   public subscript<Member>(dynamicMember keyPath: ReferenceWritableKeyPath<Value, Member>) -> Binding<Member> {
@@ -151,4 +167,27 @@ public struct DismissAction {
   public init(_ key: String) where Value: ExpressibleByNilLiteral {}
   public var wrappedValue: Value { get { fatalError() } nonmutating set {} }
   public var projectedValue: Binding<Value> { fatalError() }
+}
+
+/// Hold an ObservableObject, like SwiftUI's.
+@propertyWrapper public struct StateObject<ObjectType: ObservableObject> {
+  public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {}
+  public var wrappedValue: ObjectType { fatalError() }
+  public var projectedValue: ObservedObject<ObjectType>.Wrapper { fatalError() }
+}
+@propertyWrapper public struct ObservedObject<ObjectType: ObservableObject> {
+  @dynamicMemberLookup public struct Wrapper {
+    public subscript<Subject>(dynamicMember keyPath: ReferenceWritableKeyPath<ObjectType, Subject>) -> Binding<Subject> {
+      fatalError()
+    }
+  }
+  public init(wrappedValue: ObjectType) {}
+  public init(initialValue: ObjectType) {}
+  public var wrappedValue: ObjectType { fatalError() }
+  public var projectedValue: Wrapper { fatalError() }
+}
+@propertyWrapper public struct EnvironmentObject<ObjectType: ObservableObject> {
+  public init() {}
+  public var wrappedValue: ObjectType { fatalError() }
+  public var projectedValue: ObservedObject<ObjectType>.Wrapper { fatalError() }
 }

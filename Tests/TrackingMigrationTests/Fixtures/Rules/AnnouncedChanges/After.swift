@@ -13,8 +13,26 @@ import Tracking
             print(label)
         }
     }
-    @AppStorage("downloads.parallel") var parallel = 2
-    @AppStorage("downloads.wifiOnly") var wifiOnly = true
+    @TrackingIgnored @AppStorage("downloads.parallel") private var _parallel: Int = 2
+    var parallel: Int {
+        get {
+            access(keyPath: \.parallel)
+            return _parallel
+        }
+        set {
+            withMutation(keyPath: \.parallel) { _parallel = newValue }
+        }
+    }
+    @TrackingIgnored @AppStorage("downloads.wifiOnly") private var _wifiOnly: Bool = true
+    var wifiOnly: Bool {
+        get {
+            access(keyPath: \.wifiOnly)
+            return _wifiOnly
+        }
+        set {
+            withMutation(keyPath: \.wifiOnly) { _wifiOnly = newValue }
+        }
+    }
     @TrackingIgnored var scratch = [Int]()
     @TrackingIgnored private var timer: Timer?
     @TrackingIgnored private var attempts: Int
@@ -38,7 +56,6 @@ import Tracking
 /// Forwards the changes of a child model, a common ObservableObject idiom.
 @Trackable final class Dashboard {
     let queue = DownloadQueue()
-    @TrackingIgnored private var forwarding: AnyCancellable?
 
     init() {
     }

@@ -1,0 +1,38 @@
+import SwiftUI
+
+final class Counter: ObservableObject {
+    @Published var count = 0
+}
+
+/// Each view makes its own counter; callers pass only the title.
+struct CounterView: View {
+    @ObservedObject private var counter = Counter()
+    var title: String
+
+    var body: some View {
+        Text("\(title): \(counter.count)")
+    }
+}
+
+struct BadgeView: View {
+    @ObservedObject fileprivate var counter = Counter()
+    let label: String
+
+    var body: some View {
+        Text("\(label) \(counter.count)")
+    }
+}
+
+/// An initializer of its own: the memberwise one does not exist anyway.
+struct TallyView: View {
+    @ObservedObject private var counter = Counter()
+    let name: String
+
+    init(name: String) {
+        self.name = name
+    }
+
+    var body: some View {
+        Text("\(name) \(counter.count)")
+    }
+}

@@ -1,0 +1,25 @@
+import SwiftUI
+
+/// `@Stateful` is a macro of the app's own that adds `@Published var state` and
+/// the methods that change it: the tool cannot see those members.
+@MainActor
+@Stateful
+final class FeedLoader: ObservableObject {
+    @Published var items: [String] = []
+}
+
+/// A class with only attributes the tool knows is migrated as usual.
+@MainActor
+final class Counter: ObservableObject {
+    @Published var count = 0
+}
+
+struct FeedView: View {
+    @StateObject private var loader = FeedLoader()
+    @StateObject private var counter = Counter()
+
+    var body: some View {
+        Text("\(loader.items.count) \(counter.count)")
+            .environmentObject(loader)
+    }
+}
