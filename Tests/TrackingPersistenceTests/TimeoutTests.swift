@@ -19,14 +19,17 @@ struct TimeoutTests {
   #if !os(Windows)
     /// Holds the exclusive lock of a file storage, as another process mid-save (or
     /// stopped mid-save) would. Lets go by itself after `valve` seconds at the latest,
-    /// so a flush that waited without bound still ends (and the test fails).
+    /// so a flush that waited without bound still ends (and the test fails); late enough
+    /// that a test starved by a busy machine still sees the timeout first.
     final class LockHolder: @unchecked Sendable {
       private let descriptor: Int32
 
-      init(_ url: URL, valve: Double = 20) {
+      init(_ url: URL, valve: Double = 100) {
         descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         flock(descriptor, LOCK_EX)
-        DispatchQueue.global().asyncAfter(deadline: .now() + valve) { [descriptor] in flock(descriptor, LOCK_UN) }
+        // Weakly: once the holder is gone its descriptor is closed (which released the
+        // lock), and the number may already name another file's descriptor.
+        DispatchQueue.global().asyncAfter(deadline: .now() + valve) { [weak self] in self?.release() }
       }
 
       func release() { flock(descriptor, LOCK_UN) }
