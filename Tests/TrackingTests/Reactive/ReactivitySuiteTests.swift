@@ -21,7 +21,7 @@ private func onItsOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) as
 /// build. The benchmark (`reactivity`) runs every case at full size with the same checks.
 @Suite("The reactivity suite's figures")
 struct ReactivitySuiteTests {
-  @Test(arguments: KairoCase.all.map(\.name))
+  @Test(.disabled(if: isRunningUnderThreadSanitizer, "single-threaded; checked by reactivity --quick"), arguments: KairoCase.all.map(\.name))
   func kairoCaseCounts(_ name: String) throws {
     let kairo = KairoCase.all.first { $0.name == name }!
     let graph = SuiteGraph()
@@ -33,7 +33,7 @@ struct ReactivitySuiteTests {
     graph.cleanup()
   }
 
-  @Test(arguments: [1000, 2500])
+  @Test(.disabled(if: isRunningUnderThreadSanitizer, "single-threaded; checked by reactivity --quick"), arguments: [1000, 2500])
   func cellxValues(_ layers: Int) async {
     let expected = CellxCase.expected.first { $0.layers == layers }!
     let (values, computations, effectRuns) = await onItsOwnThread {
@@ -78,7 +78,7 @@ struct ReactivitySuiteTests {
   /// Two of the suite's full-size dynamic graphs, with its expected sums and counts: a
   /// dynamic one (a quarter of its computeds drop a source depending on a value) and a
   /// 500-layer static one (whose sum passes 10^241).
-  @Test(arguments: [1, 4])
+  @Test(.disabled(if: isRunningUnderThreadSanitizer, "single-threaded; checked by reactivity --quick"), arguments: [1, 4])
   func fullSizeDynamicGraph(_ index: Int) async {
     let config = DynamicGraphConfig.perfTests[index]
     let (sum, computations) = await onItsOwnThread {
