@@ -172,6 +172,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       if !startsHere { state.nextRunIsScheduled = true }
       let wasWaiting = state.isStale
       if certain { state.dirty = true } else { state.pending = true }
+      if atBatchEnd { state.markChanged(inBatchOf: thread) }
       // A run under way or scheduled will see this change; so will the end of this
       // thread's batch if the reaction waits in it. Waiting in another thread's batch
       // is not enough: that batch may stay open (a transaction) long after this change.
@@ -197,7 +198,8 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     let runsHere = runsWhereChanged
     let start = state.withLock { state -> RunStart in
       state.leaveQueue(of: thread)
-      guard !state.cancelled, state.isStale, state.runningThread == 0, !state.scheduled else { return .none }
+      guard !state.cancelled, state.isStale, state.changed(inBatchOf: thread), state.runningThread == 0, !state.scheduled
+      else { return .none }
       if case .owner = schedule {
         state.scheduled = true
         return .tellOwner

@@ -57,6 +57,8 @@ extension NodeState {
     let mustPull = pending && !dirty
     dirty = false
     pending = false
+    changedInBatchOf = 0
+    changedInSeveralBatches = false
     nextRunIsScheduled = false
     runningThread = thread
     causes.beginRun()

@@ -175,6 +175,24 @@ struct NodeState {
   mutating func leaveQueue(of thread: UInt) {
     if queuedOn == thread { queuedOn = 0 }
   }
+
+  /// The thread whose batch made the changes since the latest run began (0: none), or
+  /// `changedInSeveralBatches`. When a batch drains, a reaction runs for the changes of
+  /// that batch, not for those of another thread's batch that is still open (a
+  /// transaction): that batch runs it when it ends.
+  var changedInBatchOf: UInt = 0
+  var changedInSeveralBatches = false
+
+  mutating func markChanged(inBatchOf thread: UInt) {
+    if changedInBatchOf == 0 {
+      changedInBatchOf = thread
+    } else if changedInBatchOf != thread {
+      changedInSeveralBatches = true
+    }
+  }
+
+  /// Whether the batch of `thread` changed something since the latest run began.
+  func changed(inBatchOf thread: UInt) -> Bool { changedInSeveralBatches || changedInBatchOf == thread }
   /// What the latest run read and the observer that watches it.
   var dependencies = Dependencies()
   /// How many times a run installed a new observer (the others kept theirs).

@@ -120,6 +120,23 @@ struct ThreadedScriptPropertyTests {
     Self.check(script)
   }
 
+  /// And the end of one thread's transaction does not run an observation for a change
+  /// that another thread's transaction, still open, made: that one runs it when it ends.
+  @Test func aTransactionsEndRunsOnlyForItsOwnChanges() {
+    let bx = PropertyRef(slot: .b, property: 0)
+    let cy = PropertyRef(slot: .c, property: 1)
+    let script = ThreadedScript(
+      threads: [
+        [.observe([.read(bx), .read(cy)]), .transaction([.write(cy), .pause])],
+        [.write(cy), .transaction([.write(bx), .pause, .write(bx)])],
+      ],
+      schedule: [0, 1])
+    let world = RuntimeWorld()
+    #expect(script.run(on: world))
+    #expect(world.log.events == ["O1 run B.x=0 C.y=0", "O1 run B.x=0 C.y=2", "O1 run B.x=4 C.y=2"])
+    Self.check(script)
+  }
+
   /// A write that another thread makes before the scope reads the property is seen by
   /// the read: nothing fires.
   @Test func aWriteBeforeTheReadDoesNotFire() {
