@@ -28,8 +28,10 @@ struct FinalValueStressTests {
 
     var last: Int { state.withLock { $0.last } }
 
-    /// Waits until `value` is delivered or `bound` passes; returns whether it was.
-    func reaches(_ value: Int, within bound: Duration = .seconds(10)) async -> Bool {
+    /// Waits until `value` is delivered or `bound` passes; returns whether it was. The
+    /// bound is generous: under ThreadSanitizer, beside the migration tests' compilers,
+    /// a trial of 2 000 writes once went past 10 s.
+    func reaches(_ value: Int, within bound: Duration = .seconds(60)) async -> Bool {
       let watchdog = Task {
         try? await Task.sleep(for: bound)
         // Taken under the lock, so a delivery at the same moment cannot resume it too.
