@@ -10,13 +10,17 @@ import SwiftSyntaxMacros
 /// - accessor: `init` (so definite initialization works, with or without an initial
 ///   value), `get` (records the read), `set` (skips notifying for an equal value, as
 ///   Apple's macro does since Swift 6.2) and `_modify` (mutates in place, so appending
-///   to an array property does not copy it).
+///   to an array property does not copy it; it brackets the mutation with the
+///   registrar's `_beginModify`/`_willModify`/`_endModify`/`_didModify`: the property's will-set and
+///   did-set except for a tracked collection, which notifies its own readers).
 ///
 /// With a number, the accessors call the registrar's numbered entry points: the fast
 /// path. Without one — in a class that declares its own `access(keyPath:)` or
 /// `withMutation(keyPath:_:)` — `get` calls `access(keyPath:)`, `set` calls
 /// `withMutation(keyPath:_:)` and `_modify` calls `access(keyPath:)` and the
-/// registrar's key-path `willSet`/`didSet`, as Apple's accessors do.
+/// registrar's `_beginModify`, key-path `_willModify`, `_endModify` and key-path
+/// `_didModify`, as Apple's accessors call
+/// `willSet`/`didSet`.
 public struct TrackedPropertyMacro {}
 
 extension TrackedPropertyMacro: AccessorMacro {
@@ -78,9 +82,10 @@ extension TrackedPropertyMacro: AccessorMacro {
       """
       _modify {
         \(raw: registrar).access(\(raw: arguments))
-        \(raw: registrar).willSet(\(raw: arguments))
+        let modification = \(raw: registrar)._beginModify(&_\(name))
+        \(raw: registrar)._willModify(\(raw: arguments), modification)
         defer {
-          \(raw: registrar).didSet(\(raw: arguments))
+          \(raw: registrar)._didModify(\(raw: arguments), \(raw: registrar)._endModify(&_\(name), modification))
         }
         yield &_\(name)
       }
@@ -115,9 +120,10 @@ extension TrackedPropertyMacro: AccessorMacro {
       """
       _modify {
         access(keyPath: \(raw: keyPath))
-        \(raw: registrar).willSet(self, keyPath: \(raw: keyPath))
+        let modification = \(raw: registrar)._beginModify(&_\(name))
+        \(raw: registrar)._willModify(self, keyPath: \(raw: keyPath), modification)
         defer {
-          \(raw: registrar).didSet(self, keyPath: \(raw: keyPath))
+          \(raw: registrar)._didModify(self, keyPath: \(raw: keyPath), \(raw: registrar)._endModify(&_\(name), modification))
         }
         yield &_\(name)
       }

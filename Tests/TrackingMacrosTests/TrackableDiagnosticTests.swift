@@ -152,9 +152,10 @@ struct TrackableDiagnosticTests {
           }
           _modify {
             _$trackingRegistrar.access(self, property: 0, keyPath: \.pixels)
-            _$trackingRegistrar.willSet(self, property: 0, keyPath: \.pixels)
+            let modification = _$trackingRegistrar._beginModify(&_pixels)
+            _$trackingRegistrar._willModify(self, property: 0, keyPath: \.pixels, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 0, keyPath: \.pixels)
+              _$trackingRegistrar._didModify(self, property: 0, keyPath: \.pixels, _$trackingRegistrar._endModify(&_pixels, modification))
             }
             yield &_pixels
           }

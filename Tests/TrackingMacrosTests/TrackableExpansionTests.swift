@@ -38,9 +38,10 @@ struct TrackableExpansionTests {
           }
           _modify {
             _$trackingRegistrar.access(self, property: 0, keyPath: \.count)
-            _$trackingRegistrar.willSet(self, property: 0, keyPath: \.count)
+            let modification = _$trackingRegistrar._beginModify(&_count)
+            _$trackingRegistrar._willModify(self, property: 0, keyPath: \.count, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 0, keyPath: \.count)
+              _$trackingRegistrar._didModify(self, property: 0, keyPath: \.count, _$trackingRegistrar._endModify(&_count, modification))
             }
             yield &_count
           }
@@ -111,9 +112,10 @@ struct TrackableExpansionTests {
           }
           _modify {
             _$trackingRegistrar.access(self, property: 0, keyPath: \.value)
-            _$trackingRegistrar.willSet(self, property: 0, keyPath: \.value)
+            let modification = _$trackingRegistrar._beginModify(&_value)
+            _$trackingRegistrar._willModify(self, property: 0, keyPath: \.value, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 0, keyPath: \.value)
+              _$trackingRegistrar._didModify(self, property: 0, keyPath: \.value, _$trackingRegistrar._endModify(&_value, modification))
             }
             yield &_value
           }

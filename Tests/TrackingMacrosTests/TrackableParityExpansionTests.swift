@@ -263,9 +263,10 @@ struct TrackableCustomAccessExpansionTests {
           }
           _modify {
             access(keyPath: \.field)
-            _$trackingRegistrar.willSet(self, keyPath: \.field)
+            let modification = _$trackingRegistrar._beginModify(&_field)
+            _$trackingRegistrar._willModify(self, keyPath: \.field, modification)
             defer {
-              _$trackingRegistrar.didSet(self, keyPath: \.field)
+              _$trackingRegistrar._didModify(self, keyPath: \.field, _$trackingRegistrar._endModify(&_field, modification))
             }
             yield &_field
           }

@@ -37,9 +37,10 @@ struct TrackedPropertyExpansionTests {
           }
           _modify {
             _$trackingRegistrar.access(self, property: 0, keyPath: \.name)
-            _$trackingRegistrar.willSet(self, property: 0, keyPath: \.name)
+            let modification = _$trackingRegistrar._beginModify(&_name)
+            _$trackingRegistrar._willModify(self, property: 0, keyPath: \.name, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 0, keyPath: \.name)
+              _$trackingRegistrar._didModify(self, property: 0, keyPath: \.name, _$trackingRegistrar._endModify(&_name, modification))
             }
             yield &_name
           }
@@ -88,9 +89,10 @@ struct TrackedPropertyExpansionTests {
 
           _modify {
             _$trackingRegistrar.access(self, property: 0, keyPath: \.count)
-            _$trackingRegistrar.willSet(self, property: 0, keyPath: \.count)
+            let modification = _$trackingRegistrar._beginModify(&_count)
+            _$trackingRegistrar._willModify(self, property: 0, keyPath: \.count, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 0, keyPath: \.count)
+              _$trackingRegistrar._didModify(self, property: 0, keyPath: \.count, _$trackingRegistrar._endModify(&_count, modification))
             }
             yield &_count
           }
@@ -140,9 +142,10 @@ struct TrackedPropertyExpansionTests {
           }
           _modify {
             _$trackingRegistrar.access(self, property: 0, keyPath: \.count)
-            _$trackingRegistrar.willSet(self, property: 0, keyPath: \.count)
+            let modification = _$trackingRegistrar._beginModify(&_count)
+            _$trackingRegistrar._willModify(self, property: 0, keyPath: \.count, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 0, keyPath: \.count)
+              _$trackingRegistrar._didModify(self, property: 0, keyPath: \.count, _$trackingRegistrar._endModify(&_count, modification))
             }
             yield &_count
           }
@@ -165,9 +168,10 @@ struct TrackedPropertyExpansionTests {
           }
           _modify {
             _$trackingRegistrar.access(self, property: 1, keyPath: \.title)
-            _$trackingRegistrar.willSet(self, property: 1, keyPath: \.title)
+            let modification = _$trackingRegistrar._beginModify(&_title)
+            _$trackingRegistrar._willModify(self, property: 1, keyPath: \.title, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 1, keyPath: \.title)
+              _$trackingRegistrar._didModify(self, property: 1, keyPath: \.title, _$trackingRegistrar._endModify(&_title, modification))
             }
             yield &_title
           }
@@ -212,9 +216,10 @@ struct TrackedPropertyExpansionTests {
           }
           _modify {
             _$trackingRegistrar.access(self, property: 0, keyPath: \.parent)
-            _$trackingRegistrar.willSet(self, property: 0, keyPath: \.parent)
+            let modification = _$trackingRegistrar._beginModify(&_parent)
+            _$trackingRegistrar._willModify(self, property: 0, keyPath: \.parent, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 0, keyPath: \.parent)
+              _$trackingRegistrar._didModify(self, property: 0, keyPath: \.parent, _$trackingRegistrar._endModify(&_parent, modification))
             }
             yield &_parent
           }
@@ -241,9 +246,10 @@ struct TrackedPropertyExpansionTests {
           }
           _modify {
             _$trackingRegistrar.access(self, property: 1, keyPath: \.cache)
-            _$trackingRegistrar.willSet(self, property: 1, keyPath: \.cache)
+            let modification = _$trackingRegistrar._beginModify(&_cache)
+            _$trackingRegistrar._willModify(self, property: 1, keyPath: \.cache, modification)
             defer {
-              _$trackingRegistrar.didSet(self, property: 1, keyPath: \.cache)
+              _$trackingRegistrar._didModify(self, property: 1, keyPath: \.cache, _$trackingRegistrar._endModify(&_cache, modification))
             }
             yield &_cache
           }
@@ -287,9 +293,10 @@ struct TrackedPropertyExpansionTests {
           }
           _modify {
             access(keyPath: \.field)
-            _$trackingRegistrar.willSet(self, keyPath: \.field)
+            let modification = _$trackingRegistrar._beginModify(&_field)
+            _$trackingRegistrar._willModify(self, keyPath: \.field, modification)
             defer {
-              _$trackingRegistrar.didSet(self, keyPath: \.field)
+              _$trackingRegistrar._didModify(self, keyPath: \.field, _$trackingRegistrar._endModify(&_field, modification))
             }
             yield &_field
           }

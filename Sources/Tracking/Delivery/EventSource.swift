@@ -66,9 +66,11 @@ package final class EventSource: @unchecked Sendable {
   }
 
   func read<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Value? {
-    guard thread == tracking_current_thread(), isLive, let root = (strongSubject ?? weakSubject) as? Root else {
-      return nil
-    }
+    guard thread == tracking_current_thread(), isLive, let subject = strongSubject ?? weakSubject else { return nil }
+    // An element of a tracked collection: the subject is its cell, the key path the
+    // element's in the collection.
+    if let cell = subject as? any ElementCellValue { return cell.eventValue(for: keyPath, as: Value.self) }
+    guard let root = subject as? Root else { return nil }
     // Not recorded by whatever tracking scope is active on this thread: the read
     // belongs to the callback, not to the code that made the change.
     return CurrentScope.with(nil) { root[keyPath: keyPath] }

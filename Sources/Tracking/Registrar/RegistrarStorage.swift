@@ -219,6 +219,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
 
   /// Whether a pending observer that hears will-sets may watch property `id`.
   @inline(__always)
+  @usableFromInline
   func observesWillSet(_ id: Int) -> Bool {
     tracking_will_set_mask_load(sync) & Self.willSetBit(id) != 0
   }

@@ -30,11 +30,11 @@ public struct StateChanges {
 
   /// The first change, held inline so that a mutation of one field allocates nothing.
   @usableFromInline
-  var first: (StateObservation, Int)?
+  var first: (any StateChangeRecipient, Int)?
 
   /// The other changes, in the order they were found.
   @usableFromInline
-  var rest: [(StateObservation, Int)] = []
+  var rest: [(any StateChangeRecipient, Int)] = []
 
   /// Whether every state value that entered the state belongs to this store; `false`
   /// when one came from another store and needs a new identity.
@@ -83,13 +83,14 @@ public struct StateChanges {
   /// Whether nothing changed.
   var isEmpty: Bool { first == nil }
 
-  /// Records that field `id` of the value observed by `observation` changed.
+  /// Records that field `id` of the value observed by `recipient` changed (an element
+  /// of a tracked collection is field 0 of its cell).
   @usableFromInline
-  mutating func record(_ observation: StateObservation, _ id: Int) {
+  mutating func record(_ recipient: any StateChangeRecipient, _ id: Int) {
     if first == nil {
-      first = (observation, id)
+      first = (recipient, id)
     } else {
-      rest.append((observation, id))
+      rest.append((recipient, id))
     }
   }
 
@@ -107,19 +108,37 @@ public struct StateChanges {
   /// `willSet` callbacks now, on this thread.
   @usableFromInline
   func willSet() {
-    forEach { observation, id in observation.registrar.willSet(observation, property: id, keyPath: \.self) }
+    forEach { recipient, id in recipient.notifyWillSet(id) }
   }
 
   /// Notifies the readers of every changed field that it has changed (delivered through
   /// this thread's notification batch, once per observer).
   @usableFromInline
   func didSet() {
-    forEach { observation, id in observation.registrar.didSet(observation, property: id, keyPath: \.self) }
+    forEach { recipient, id in recipient.notifyDidSet(id) }
   }
 
-  private func forEach(_ body: (StateObservation, Int) -> Void) {
-    guard let (observation, id) = first else { return }
-    body(observation, id)
-    for (observation, id) in rest { body(observation, id) }
+  private func forEach(_ body: (any StateChangeRecipient, Int) -> Void) {
+    guard let (recipient, id) = first else { return }
+    body(recipient, id)
+    for (recipient, id) in rest { body(recipient, id) }
   }
+}
+
+/// Where the readers of changed fields wait: a state value's ``StateObservation``, or
+/// the cell of one element of a tracked collection (``ElementCell``).
+@usableFromInline
+protocol StateChangeRecipient: AnyObject {
+  /// Notifies the readers of field `id` that it is about to change.
+  func notifyWillSet(_ id: Int)
+  /// Notifies the readers of field `id` that it has changed.
+  func notifyDidSet(_ id: Int)
+}
+
+extension StateObservation: StateChangeRecipient {
+  @inlinable @inline(__always)
+  func notifyWillSet(_ id: Int) { registrar.willSet(self, property: id, keyPath: \.self) }
+
+  @inlinable @inline(__always)
+  func notifyDidSet(_ id: Int) { registrar.didSet(self, property: id, keyPath: \.self) }
 }
