@@ -408,5 +408,5 @@ extension Operation {
     + [
       bytesPerObject, bytesPerObjectUsed, pendingScopesBytes, pendingScopesTime,
       graphFrame, graphEvaluations,
-    ] + derivedGraphs + continuous + structState
+    ] + derivedGraphs + continuous + structState + collections
 }
