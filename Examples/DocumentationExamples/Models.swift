@@ -22,3 +22,15 @@ import Tracking
   var items: [String] = []
   var coupon: String?
 }
+
+/// "Tracked collections": a message of an inbox, a plain value.
+struct Message: Identifiable, Equatable {
+  let id: Int
+  var subject: String
+  var isRead = false
+}
+
+/// "Tracked collections": an inbox whose messages are tracked one by one.
+@Trackable final class Inbox {
+  var messages: TrackedList<Message> = []
+}

@@ -87,7 +87,12 @@ extension Trackable {
     for keyPath: KeyPath<Self, Value>, timing: TrackedChangeTiming = .didSet
   ) -> TrackingPublisher<Value> {
     // Applied on whatever thread mutates the object, as its own setters are.
-    let read: () -> Value? = { [weak self] in self?[keyPath: keyPath] }
+    // A tracked collection is read as a whole: an in-place edit of one element emits.
+    let read: () -> Value? = { [weak self] in
+      let value = self?[keyPath: keyPath]
+      WholeValueReads.record(value as Any)
+      return value
+    }
     let reader = UncheckedSendable(read)
     return TrackingPublisher(timing: timing) { reader.value() }
   }

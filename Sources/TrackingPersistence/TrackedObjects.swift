@@ -45,6 +45,11 @@ struct TrackedObject {
   /// Records, in the current tracking scope, a read of property `id` of `level`.
   func recordRead(level: Level, property id: Int) {
     read(object, level.registrar, id)
+    // A tracked collection is saved as a whole: an in-place edit of one of its
+    // elements (which does not notify the property's readers) is a change to save.
+    if level.names.indices.contains(id), let value = Mirror(reflecting: object).descendant("_" + level.names[id]) {
+      WholeValueReads.record(value)
+    }
   }
 
   /// Records a read of every property of every level: a scope that runs this depends
@@ -56,6 +61,7 @@ struct TrackedObject {
         read(object, level.registrar, id)
       }
     }
+    WholeValueReads.recordCollections(in: object)  // their elements' in-place edits too
   }
 
   private func read<Subject: Trackable>(_ subject: Subject, _ registrar: TrackingRegistrar, _ id: Int) {

@@ -20,7 +20,9 @@ extension Trackable where Self: Sendable {
     let keyPath = UncheckedSendable(keyPath)
     return TrackedValues { [self] in
       _ = isolation  // capturing the isolated parameter isolates the closure to it
-      return self[keyPath: keyPath.value]
+      let value = self[keyPath: keyPath.value]
+      WholeValueReads.record(value)  // an element edit of a tracked collection counts
+      return value
     }
   }
 
@@ -50,6 +52,7 @@ extension Trackable where Self: Sendable {
       options: .didSet, delivery: .immediate, firstRun: .immediate,
       body: .onIsolation(body.isolation) { [self] _ in
         let value = self[keyPath: keyPath.value]
+        WholeValueReads.record(value)  // an element edit of a tracked collection counts
         defer { previous.value.value = value }
         guard let old = previous.value.value else { return }
         // On `body`'s isolation (the observation only runs this there): call it directly.

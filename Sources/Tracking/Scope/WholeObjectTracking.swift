@@ -12,10 +12,13 @@ extension Trackable {
   /// ```
   ///
   /// Properties added to the object later (key-path properties numbered on first use)
-  /// count too. The events say which property changed.
+  /// count too, and so does an in-place edit of an element of a tracked collection
+  /// (``TrackedList``, ``TrackedDictionary``) the object holds. The events say which
+  /// property (or element) changed.
   public func trackEveryProperty() {
     guard let scope = CurrentScope.accessList, let registrar = TrackingRegistrar.of(self) else { return }
     scope.pointee.recordAll(registrar.storage, type: Self.self)
+    WholeValueReads.recordCollections(in: self)
   }
 }
 

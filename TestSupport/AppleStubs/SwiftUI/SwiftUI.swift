@@ -144,6 +144,42 @@ nonisolated public struct Form<Content: View>: View {
   public var body: Never { fatalError("stub") }
 }
 
+/// SwiftUI: List.
+@available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *)
+nonisolated public struct List<SelectionValue: Hashable, Content: View>: View {
+  public typealias Body = Never
+  public var body: Never { fatalError("stub") }
+}
+
+@available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *)
+extension List where SelectionValue == Never {
+  /// SwiftUI: List/init(content:).
+  nonisolated public init(@ViewBuilder content: () -> Content) {}
+}
+
+/// SwiftUI: ForEach.
+@available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *)
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
+  /// SwiftUI: ForEach/data.
+  public var data: Data
+  /// SwiftUI: ForEach/content.
+  public var content: (Data.Element) -> Content
+}
+
+@available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *)
+extension ForEach: View where Content: View {
+  public typealias Body = Never
+  public var body: Never { fatalError("stub") }
+}
+
+@available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *)
+extension ForEach where Content: View {
+  /// SwiftUI: ForEach/init(_:id:content:).
+  public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    fatalError("stub")
+  }
+}
+
 // MARK: Data flow
 
 /// SwiftUI: DynamicProperty.

@@ -239,6 +239,21 @@ struct TrackedListIntegrationTests {
     _ = token
   }
 
+  @Test func wholeValueObserversHearAnInPlaceEdit() {
+    let inbox = Inbox(rows: 3)
+    let runs = RunCounts()
+    let seen = Received<[String]>()
+    let tokens = [
+      observe { inbox.trackEveryProperty(); runs.hit("every property") },
+      inbox.onChange(of: \.rows) { _, new in seen.append(new.elements.map(\.title)) },
+    ]
+    runs.reset()
+    inbox.rows[id: 1]?.title = "edited"
+    #expect(runs["every property"] == 1)
+    #expect(seen.values == [["row 0", "edited", "row 2"]])
+    _ = tokens
+  }
+
   @Test func aSequenceOfOneRowYieldsItsChanges() async {
     let inbox = Inbox(rows: 3)
     var titles = TrackedValues { inbox.rows[id: 1]?.title ?? "" }.makeAsyncIterator()
