@@ -10,6 +10,7 @@ if CommandLine.arguments.dropFirst().first == "--graph-dot" {
   ExternalStorageChapter.run()
   await ContinuousChapter.run()
   GraphChapter.run()
+  CollectionsChapter.run()
   await RenderLoopChapter.run()
   await PersistenceChapter.run()
   print("\nDone.")

@@ -1,5 +1,5 @@
 /// What a held mutation of a tracked collection changed, kept until the mutation ends
-/// and delivered then (see ``TrackedElements``).
+/// and delivered then (see `TrackedElements`).
 ///
 /// **Why later.** A ``Trackable()`` class's `_modify` holds exclusive access to its
 /// stored property while the caller mutates it. A callback run during that mutation

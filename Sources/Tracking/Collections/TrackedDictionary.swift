@@ -14,7 +14,7 @@
 /// view of a dictionary is stable; equality and hashing ignore the order, as for
 /// `Dictionary`.
 ///
-/// **What a read depends on.** A value by key (``subscript(_:)``): that key's value
+/// **What a read depends on.** A value by key (`dictionary[key]`): that key's value
 /// only (when absent: the structure, so that inserting it re-runs the reader). ``keys``,
 /// ``count``, ``isEmpty``: the structure (which keys, in which order). Reading by
 /// position and iterating: the structure and each entry read. ``values``: the
@@ -156,7 +156,7 @@ extension TrackedDictionary: ExpressibleByDictionaryLiteral {
 // MARK: - Held mutation and struct state
 
 extension TrackedDictionary: _TracksChangesInPlace {
-  /// Starts recording what an in-place mutation changes (see ``TrackedElements``).
+  /// Starts recording what an in-place mutation changes (see `TrackedElements`).
   @inlinable
   public mutating func _$beginHeldMutation() {
     storage.beginHeld()

@@ -1,4 +1,4 @@
-/// A public tracked collection type, as its engine (``TrackedElements``) sees it: the
+/// A public tracked collection type, as its engine (`TrackedElements`) sees it: the
 /// types of its keys and values, and how a change of one element is named in events.
 /// Not meant to be adopted outside this module.
 public protocol TrackedCollectionRoot {

@@ -260,7 +260,7 @@ extension TrackedList: ExpressibleByArrayLiteral {
 // MARK: - Held mutation and struct state
 
 extension TrackedList: _TracksChangesInPlace {
-  /// Starts recording what an in-place mutation changes (see ``TrackedElements``).
+  /// Starts recording what an in-place mutation changes (see `TrackedElements`).
   @inlinable
   public mutating func _$beginHeldMutation() {
     storage.beginHeld()
