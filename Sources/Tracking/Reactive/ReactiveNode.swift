@@ -41,7 +41,9 @@ import CTrackingSupport
 /// **Lifetime.** A node's observer holds the node strongly, so a change reaches it with
 /// no lock and no retain. The cycle lasts while the observer is installed: cancelling
 /// the node cancels the observer and sweeps it out of every object it was on, so a
-/// cancelled node, and its closure, are released. The public object a user holds (a
+/// cancelled node, and its closure, are released. (On an object with a thousand
+/// entries or more the sweep waits until it can take out many at once: see
+/// ``RegistrarStorage/sweep()``.) The public object a user holds (a
 /// ``TrackingToken``, a ``Derived``) owns its node and cancels it when released.
 ///
 /// **State and locks.** Everything mutable is in ``NodeState``, under the node's lock,

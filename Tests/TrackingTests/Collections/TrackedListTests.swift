@@ -22,13 +22,15 @@ struct TrackedListTests {
     }
   }
 
-  // The benchmark `collection.edit.list` checks the same count with 10 000 rows (its
-  // release run in CI stops on a wrong count); 2 000 keep this debug test quick.
-  @Test func editingOneRowOfTwoThousandReRunsThatRowOnly() {
-    let scene = ListAndRows(rows: 2_000)
-    scene.inbox.rows[id: 1_321]?.title = "edited"
+  // The scene (the benchmark `collection.edit.list` checks it too, in release).
+  // Single-threaded: skipped under ThreadSanitizer, where the contention test below
+  // runs the same paths on several threads.
+  @Test(.disabled(if: isRunningUnderThreadSanitizer, "single-threaded; the contention test covers it"))
+  func editingOneRowOfTenThousandReRunsThatRowOnly() {
+    let scene = ListAndRows(rows: 10_000)
+    scene.inbox.rows[id: 4_321]?.title = "edited"
     #expect(scene.runs.total == 1)
-    #expect(scene.runs["row 1321"] == 1)
+    #expect(scene.runs["row 4321"] == 1)
     scene.inbox.rows.mutate(id: 17) { $0.done = true }
     #expect(scene.runs.total == 2)
     #expect(scene.runs["row 17"] == 1)
