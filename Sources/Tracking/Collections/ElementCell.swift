@@ -63,11 +63,15 @@ final class ElementCell<Root: TrackedCollectionRoot>: Trackable, StateChangeReci
     registrar.access(self, property: 0, keyPath: \ElementCell.value)
   }
 
-  /// What a change of the element is reported as (its key path is made only if a
-  /// callback asks for it: see `ChangeSite`).
+  /// What a change of the element is reported as: the collection's type and a
+  /// marker key path. Which element it was is told by the cell, the change's subject,
+  /// while the change is delivered (see ``EventSource/keyPath``): the element's own key
+  /// path (`\TrackedList<Row>[id: 7]`) takes the runtime thousands of instructions to
+  /// make, so it is made only when a callback asks.
   @inlinable
   func site() -> ChangeSite {
-    ChangeSite(element: self, collectionType: Root.self)
+    ChangeSite(
+      objectID: ObjectIdentifier(self), objectType: Root.self, propertyID: 0, keyPath: ElementChange.keyPath)
   }
 
   /// Notifies the readers of the element that it is about to change.
@@ -97,6 +101,18 @@ final class ElementCell<Root: TrackedCollectionRoot>: Trackable, StateChangeReci
 
 /// A cell, seen from outside its collection's generic context: how a change of an
 /// element names its key path and reads its value for an event.
+@usableFromInline
+enum ElementChange {
+  /// The key path a change of an element is reported with until its cell names it: a
+  /// marker, never a property's. (`nonisolated(unsafe)`: a key path is immutable, safe
+  /// to share although not declared `Sendable`.)
+  @usableFromInline
+  nonisolated(unsafe) static let keyPath: AnyKeyPath = \Marker.value
+
+  @usableFromInline
+  struct Marker { var value = 0 }
+}
+
 protocol ElementCellValue: AnyObject {
   var elementKeyPath: AnyKeyPath { get }
   func eventValue<Value>(for keyPath: AnyKeyPath, as type: Value.Type) -> Value?

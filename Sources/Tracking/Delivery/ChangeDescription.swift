@@ -13,13 +13,10 @@ package struct ChangeSite: @unchecked Sendable {
   let objectType: Any.Type
   /// The property's number in that registrar.
   let propertyID: Int
-  /// The key path, for a property; `nil` for an element of a tracked collection.
-  private let propertyKeyPath: AnyKeyPath?
-  /// The cell of the element that changed, for an element of a tracked collection
-  /// (``ElementCell``): its key path in the collection (`\TrackedList<Row>[id: 7]`)
-  /// is made only when asked for, since a key path with a subscript argument costs
-  /// thousands of instructions to make and most changes are never asked.
-  private let element: AnyObject?
+  /// The property's key path; for an element of a tracked collection,
+  /// ``ElementChange/keyPath`` (which element is known only while the change is being
+  /// delivered: see ``EventSource/keyPath``).
+  let keyPath: AnyKeyPath
 
   /// Made by the registrar's inlined write path.
   @usableFromInline
@@ -27,24 +24,7 @@ package struct ChangeSite: @unchecked Sendable {
     self.objectID = objectID
     self.objectType = objectType
     self.propertyID = propertyID
-    self.propertyKeyPath = keyPath
-    self.element = nil
-  }
-
-  /// A change of the element held by `cell`, an element of a collection of type
-  /// `collectionType`.
-  @usableFromInline
-  init(element cell: AnyObject, collectionType: Any.Type) {
-    self.objectID = ObjectIdentifier(cell)
-    self.objectType = collectionType
-    self.propertyID = 0
-    self.propertyKeyPath = nil
-    self.element = cell
-  }
-
-  /// The key path of what changed: the property's, or the element's in its collection.
-  var keyPath: AnyKeyPath {
-    propertyKeyPath ?? (element as! any ElementCellValue).elementKeyPath
+    self.keyPath = keyPath
   }
 
   /// Looked up when asked for: the macro's table of names is built on each call.

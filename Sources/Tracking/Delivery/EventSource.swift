@@ -27,9 +27,14 @@ package final class EventSource: @unchecked Sendable {
   private let thread: UInt
   private var isLive: Bool
 
+  /// For a change of an element of a tracked collection: its cell, which names the
+  /// element (see ``keyPath``). Held for as long as the event: a cell is small.
+  private let element: (any ElementCellValue)?
+
   /// A change of `site` on `subject`, being delivered on this thread.
   init(site: ChangeSite, subject: AnyObject, isDidSet: Bool) {
     self.site = site
+    self.element = site.keyPath === ElementChange.keyPath ? subject as? any ElementCellValue : nil
     if isDidSet && NotificationBatch.isOpen {  // delivered when that batch drains
       self.weakSubject = subject
     } else {
@@ -43,6 +48,7 @@ package final class EventSource: @unchecked Sendable {
   /// it says what changed, and reads nothing.
   init(describing site: ChangeSite?) {
     self.site = site
+    self.element = nil
     thread = 0
     isLive = false
   }
@@ -55,11 +61,20 @@ package final class EventSource: @unchecked Sendable {
     strongSubject = nil
   }
 
+  /// The key path of what changed: the property's, the element's in its collection
+  /// (`\TrackedList<Row>[id: 7]`), or `nil` for an element this source cannot name (a
+  /// change described after the fact).
+  var keyPath: AnyKeyPath? {
+    if let element { return element.elementKeyPath }
+    guard let keyPath = site?.keyPath, keyPath !== ElementChange.keyPath else { return nil }
+    return keyPath
+  }
+
   /// The changed property's value, described, while the change is being delivered
   /// (introspection).
   var valueDescription: String? {
     guard thread == tracking_current_thread(), isLive, let root = strongSubject ?? weakSubject,
-      let keyPath = site?.keyPath
+      let keyPath
     else { return nil }
     let subject: Any = root
     return CurrentScope.with(nil) { subject[keyPath: keyPath].map { String(describing: $0) } }

@@ -88,7 +88,7 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
   public var object: ObjectIdentifier? { source?.site?.objectID }
 
   /// The key path of the property that changed, when known.
-  public var keyPath: AnyKeyPath? { source?.site?.keyPath }
+  public var keyPath: AnyKeyPath? { source?.keyPath }
 
   /// The property's number in its object's registrar, when known.
   public var propertyID: Int? { source?.site?.propertyID }
@@ -103,14 +103,14 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
   /// be this one, and a caller filtering on it must not miss the change.
   public func matches<Root>(_ keyPath: PartialKeyPath<Root>) -> Bool {
     guard kind == .willSet || kind == .didSet else { return false }
-    guard let known = source?.site?.keyPath else { return true }
+    guard let known = source?.keyPath else { return true }
     return known == keyPath
   }
 
   /// Whether this event is about a change of `keyPath` of `object`.
   public func isChange<Root: AnyObject, Value>(of object: Root, _ keyPath: KeyPath<Root, Value>) -> Bool {
     guard kind == .willSet || kind == .didSet, let source else { return false }
-    return source.site?.objectID == ObjectIdentifier(object) && source.site?.keyPath == keyPath
+    return source.site?.objectID == ObjectIdentifier(object) && source.keyPath == keyPath
   }
 
   /// The value of the changed property while the callback runs synchronously with the
@@ -120,7 +120,7 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
   /// once the synchronous callback has returned (read it in the callback if you need
   /// it later).
   public func value<Root, Value: Sendable>(of keyPath: KeyPath<Root, Value>) -> Value? {
-    guard kind == .willSet || kind == .didSet, let source, source.site?.keyPath == keyPath else { return nil }
+    guard kind == .willSet || kind == .didSet, let source, source.keyPath == keyPath else { return nil }
     return source.read(keyPath)
   }
 
@@ -137,8 +137,9 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
 
   /// The kind, and the object type and property when known.
   public var description: String {
-    guard let site = source?.site else { return "TrackingEvent(\(kind))" }
-    return "TrackingEvent(\(kind) \(site.objectType).\(site.propertyName ?? "\(site.keyPath)"))"
+    guard let source, let site = source.site else { return "TrackingEvent(\(kind))" }
+    let what = site.propertyName ?? source.keyPath.map { "\($0)" } ?? "an element"
+    return "TrackingEvent(\(kind) \(site.objectType).\(what))"
   }
 }
 
