@@ -2,12 +2,15 @@
 
 _Thread_local void *tracking_current_scope_storage = NULL;
 _Thread_local void *tracking_current_batch_storage = NULL;
+_Thread_local void *tracking_current_owner_storage = NULL;
 
 tracking_atomic_word tracking_interop_flags_storage = { 0 };
 
 tracking_atomic_word tracking_storage_serials = { 0 };
 
 tracking_atomic_word tracking_spy_count_storage = { 0 };
+
+tracking_atomic_word tracking_recording_count_storage = { 0 };
 
 #if defined(__linux__)
 // Contended path of the three-state futex lock (0 free, 1 held, 2 held with waiters).

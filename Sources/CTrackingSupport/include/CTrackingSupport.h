@@ -40,6 +40,20 @@ static inline __attribute__((always_inline)) void tracking_set_current_scope(voi
   tracking_current_scope_storage = scope;
 }
 
+/// The owner of what the calling thread starts now (a reaction's run, or a
+/// `TrackingScope`'s `run`), or NULL (see LifetimeOwner.swift). Initial-exec, like the
+/// scope slot.
+extern _Thread_local void *_Nullable tracking_current_owner_storage
+    __attribute__((tls_model("initial-exec")));
+
+static inline __attribute__((always_inline)) void *_Nullable tracking_current_owner(void) {
+  return tracking_current_owner_storage;
+}
+
+static inline __attribute__((always_inline)) void tracking_set_current_owner(void *_Nullable owner) {
+  tracking_current_owner_storage = owner;
+}
+
 /// The calling thread's batch of deferred did-set notifications, or NULL
 /// (see NotificationBatch.swift). Initial-exec, like the scope slot.
 extern _Thread_local void *_Nullable tracking_current_batch_storage
@@ -146,6 +160,17 @@ static inline uint64_t tracking_next_storage_serial(void) {
 
 /// How many spies are registered (TrackingSpy.swift); read on the notification path.
 /// Reached through functions so Swift does not see a mutable global.
+/// How many leak checks are recording (see LifetimeRecorder.swift); relaxed, like the
+/// spy count: starting a node reads it once.
+extern tracking_atomic_word tracking_recording_count_storage;
+
+static inline __attribute__((always_inline)) intptr_t tracking_recording_count(void) {
+  return atomic_load_explicit(&tracking_recording_count_storage.value, memory_order_relaxed);
+}
+static inline void tracking_set_recording_count(intptr_t count) {
+  atomic_store_explicit(&tracking_recording_count_storage.value, count, memory_order_relaxed);
+}
+
 extern tracking_atomic_word tracking_spy_count_storage;
 
 static inline __attribute__((always_inline)) intptr_t tracking_spy_count(void) {

@@ -53,25 +53,30 @@ public enum FirstRun: Sendable, Hashable {
 /// function returns, and the token is a `Hashable` class (``TrackingToken``).
 ///
 /// Accepted with the closure labeled `apply:`, as Apple's shipped function spells it,
-/// or unlabeled (``withContinuousTracking(options:delivery:firstRun:_:)``); a trailing
+/// or unlabeled (``withContinuousTracking(options:delivery:firstRun:fileID:line:_:)``); a trailing
 /// closure suits both.
 ///
 /// - Parameters:
 ///   - options: Which events cause a run: `.willSet`, `.didSet`, `.deinit`.
 ///   - delivery: When runs happen after a change; ``ContinuousDelivery/coalesced`` (Apple's) by default.
 ///   - firstRun: When the first run happens; ``FirstRun/scheduled`` (Apple's) by default.
+///   - fileID: Where the observation is started, for the leak check (filled in for you).
+///   - line: The line of the call (filled in for you).
 ///   - apply: The closure to run, isolated to the caller's actor.
 /// - Returns: The token that keeps the observation alive.
 public func withContinuousTracking(
   options: TrackingOptions,
   delivery: ContinuousDelivery = .coalesced,
   firstRun: FirstRun = .scheduled,
+  fileID: StaticString = #fileID, line: UInt = #line,
   @_inheritActorContext apply: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
 ) -> TrackingToken {
-  Reaction.observe(options: options, delivery: delivery, firstRun: firstRun, body: .event(apply))
+  Reaction.observe(
+    options: options, delivery: delivery, firstRun: firstRun, body: .event(apply),
+    site: SourceSite(fileID: fileID, line: line))
 }
 
-/// ``withContinuousTracking(options:delivery:firstRun:apply:)`` with the closure
+/// ``withContinuousTracking(options:delivery:firstRun:fileID:line:apply:)`` with the closure
 /// unlabeled: `withContinuousTracking(options: .didSet, { event in … })`.
 ///
 /// (Disfavored only so that a trailing closure, which both accept, picks one of the
@@ -81,6 +86,8 @@ public func withContinuousTracking(
 ///   - options: Which events cause a run: `.willSet`, `.didSet`, `.deinit`.
 ///   - delivery: When runs happen after a change; ``ContinuousDelivery/coalesced`` (Apple's) by default.
 ///   - firstRun: When the first run happens; ``FirstRun/scheduled`` (Apple's) by default.
+///   - fileID: Where the observation is started, for the leak check (filled in for you).
+///   - line: The line of the call (filled in for you).
 ///   - apply: The closure to run, isolated to the caller's actor.
 /// - Returns: The token that keeps the observation alive.
 @_disfavoredOverload
@@ -88,7 +95,8 @@ public func withContinuousTracking(
   options: TrackingOptions,
   delivery: ContinuousDelivery = .coalesced,
   firstRun: FirstRun = .scheduled,
+  fileID: StaticString = #fileID, line: UInt = #line,
   @_inheritActorContext _ apply: @escaping @isolated(any) @Sendable (TrackingEvent) -> Void
 ) -> TrackingToken {
-  withContinuousTracking(options: options, delivery: delivery, firstRun: firstRun, apply: apply)
+  withContinuousTracking(options: options, delivery: delivery, firstRun: firstRun, fileID: fileID, line: line, apply: apply)
 }

@@ -16,13 +16,25 @@
 ///   properties it read changed and however many derived values lead to them.
 /// - No change is lost, including one made on another thread while `body` was reading.
 ///
-/// This is ``withContinuousTracking(options:delivery:firstRun:_:)`` with `.didSet`,
+/// - Started inside another observation's run or a ``TrackingScope``'s `run`, it
+///   belongs to that owner, which keeps it alive and ends it (see the *Lifetimes*
+///   article); `_ = observe { … }` is then enough.
+///
+/// This is ``withContinuousTracking(options:delivery:firstRun:fileID:line:_:)`` with `.didSet`,
 /// immediate delivery and an immediate first run. See ``TrackingToken`` for the
 /// lifetime rule.
+///
+/// - Parameters:
+///   - fileID: Where the observation is started, for the leak check (filled in for you).
+///   - line: The line of the call (filled in for you).
+///   - body: The closure to run, isolated to the caller's actor.
 public func observe(
+  fileID: StaticString = #fileID, line: UInt = #line,
   @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
 ) -> TrackingToken {
-  Reaction.observe(options: .didSet, delivery: .immediate, firstRun: .immediate, body: .plain(body))
+  Reaction.observe(
+    options: .didSet, delivery: .immediate, firstRun: .immediate, body: .plain(body),
+    site: SourceSite(fileID: fileID, line: line))
 }
 
 /// Runs `body` now, and again on its actor after changes of what its latest run read,
@@ -39,10 +51,18 @@ public func observe(
 /// }
 /// ```
 ///
-/// This is ``withContinuousTracking(options:delivery:firstRun:_:)`` with `.willSet`,
+/// This is ``withContinuousTracking(options:delivery:firstRun:fileID:line:_:)`` with `.willSet`,
 /// coalesced delivery (Apple's) and an immediate first run.
+///
+/// - Parameters:
+///   - fileID: Where the observation is started, for the leak check (filled in for you).
+///   - line: The line of the call (filled in for you).
+///   - body: The closure to run, isolated to the caller's actor.
 public func observeCoalesced(
+  fileID: StaticString = #fileID, line: UInt = #line,
   @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
 ) -> TrackingToken {
-  Reaction.observe(options: .willSet, delivery: .coalesced, firstRun: .immediate, body: .plain(body))
+  Reaction.observe(
+    options: .willSet, delivery: .coalesced, firstRun: .immediate, body: .plain(body),
+    site: SourceSite(fileID: fileID, line: line))
 }

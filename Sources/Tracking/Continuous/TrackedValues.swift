@@ -25,6 +25,9 @@
 ///   ``Iteration/finish``.
 /// - Nothing here keeps the observed objects alive beyond what the closure captures;
 ///   dropping the iterator cancels its pending tracking.
+/// - Made inside a ``TrackingScope``'s `run` (or an observation's run), the sequence
+///   belongs to that owner: when it ends, every iteration of the sequence ends (`next()`
+///   returns `nil`), and iterations started later end at once.
 public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
   /// What an ``untilFinished(_:)`` closure returns: a value, or the end.
   public enum Iteration: Sendable {
@@ -47,12 +50,14 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
   }
 
   @usableFromInline let producer: Producer
+  /// The lifetime of the owner the sequence was made in, if any.
+  @usableFromInline let lifetime: IterationLifetime?
 
   /// A sequence of the values of `emit`, which runs isolated to the caller's actor.
   public init(
     @_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Element
   ) {
-    producer = .element(emit)
+    self.init(producer: .element(emit))
   }
 
   /// A sequence that ends when `emit` returns ``Iteration/finish``.
@@ -64,10 +69,11 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
 
   init(producer: Producer) {
     self.producer = producer
+    lifetime = IterationLifetime.ofCurrentOwner()
   }
 
   public func makeAsyncIterator() -> Iterator {
-    Iterator(producer: producer)
+    Iterator(producer: producer, lifetime: lifetime)
   }
 
   /// Iterates a ``TrackedValues`` sequence. Each iterator tracks independently.
@@ -80,8 +86,9 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
     @usableFromInline var signal: RunSignal? = RunSignal()
     @usableFromInline var started = false
 
-    init(producer: Producer) {
+    init(producer: Producer, lifetime: IterationLifetime?) {
       self.producer = producer
+      if let lifetime, let signal { lifetime.adopt(signal) }
     }
 
     @inlinable
@@ -250,5 +257,53 @@ final class RunSignal: @unchecked Sendable {
     // Nobody can wait any more; release the reaction's observer now rather than when
     // its property next changes.
     reaction.cancel()
+  }
+}
+
+/// The owner a ``TrackedValues`` sequence was made in, as its iterations see it: made
+/// on the owner's thread when the sequence is, it ends every iteration of the sequence
+/// when the owner ends (iterations start later, on other threads, where the owner is
+/// not current).
+@usableFromInline
+final class IterationLifetime: @unchecked Sendable {
+  // `@unchecked Sendable`: `state` is behind its lock.
+  private struct State {
+    var ended = false
+    var signals: [Weak] = []
+  }
+
+  private struct Weak {
+    weak var signal: RunSignal?
+  }
+
+  private let state = Locked(State())
+
+  /// A lifetime owned by the current owner, or `nil` outside any.
+  static func ofCurrentOwner() -> IterationLifetime? {
+    guard let owner = LifetimeOwner.current else { return nil }
+    let lifetime = IterationLifetime()
+    owner.own(Owned(end: { lifetime.end() }))
+    return lifetime
+  }
+
+  /// Ends `signal` with the owner (at once if it has ended).
+  func adopt(_ signal: RunSignal) {
+    let ended = state.withLock { state -> Bool in
+      if !state.ended {
+        state.signals.removeAll { $0.signal == nil }
+        state.signals.append(Weak(signal: signal))
+      }
+      return state.ended
+    }
+    if ended { signal.cancel() }
+  }
+
+  private func end() {
+    let signals = state.withLock { state -> [Weak] in
+      state.ended = true
+      defer { state.signals = [] }
+      return state.signals
+    }
+    for entry in signals { entry.signal?.cancel() }
   }
 }

@@ -19,9 +19,9 @@
 ///   of the value needs it.
 /// - **Only when it changed.** A recomputation whose value equals the previous one
 ///   (`==` for an `Equatable` value) is no change: nothing downstream recomputes, and
-///   no observer runs. ``init(isEqual:_:)`` sets another rule; a value that is not
-///   `Equatable` counts as changed at every recomputation (``init(_:)-3hbm2``), as does
-///   ``init(notifyingOnlyWhenChanged:_:)`` with `false`.
+///   no observer runs. ``init(isEqual:fileID:line:_:)`` sets another rule; a value that is not
+///   `Equatable` counts as changed at every recomputation (`init(_:)` (for any value)), as does
+///   ``init(notifyingOnlyWhenChanged:fileID:line:_:)`` with `false`.
 /// - **Tracked.** Reading ``value`` in `observe`, `withTracking`, a ``TrackedValues``
 ///   sequence or another `Derived` tracks the derived value, not what it read.
 /// - **Glitch-free, once per change.** However many paths lead from a changed property
@@ -40,7 +40,12 @@
 ///   Between a change and the next read nothing is computed.
 /// - **Lifetime.** A `Derived` holds its closure; the objects it reads are not kept
 ///   alive by it beyond what the closure captures, and they do not keep it alive.
-///   Releasing it stops its observation of its inputs.
+///   Releasing it stops its observation of its inputs. Made inside a
+///   ``TrackingScope``'s `run`, it is *stopped* when the scope ends: it no longer
+///   observes its inputs nor notifies its readers, and each read computes afresh.
+///   (An observation's run does not own the derived values made in it: a model's
+///   `lazy` derived value is often made by the first read, wherever that happens.)
+///   ``keepsAlive`` keeps it observing its inputs while nobody observes it.
 ///
 /// Threads: a `Derived` of a `Sendable` value is `Sendable`. Its closure runs on the
 /// thread that reads ``value`` (or that runs an observer of it), one thread at a time:
@@ -62,32 +67,40 @@ public final class Derived<Value>: Trackable {
   ///
   /// - Parameter compute: Computes the value from tracked properties and other derived
   ///   values. Runs where the value is read, only when it is missing or stale.
-  public init(_ compute: @escaping () -> Value) {
-    node = DerivedComputation(compute, isEqual: nil)
-    node.owner = self
+  public init(fileID: StaticString = #fileID, line: UInt = #line, _ compute: @escaping () -> Value) {
+    node = DerivedComputation(compute, isEqual: nil, site: SourceSite(fileID: fileID, line: line))
+    node.start(for: self)
   }
 
   /// A derived value computed by `compute`: a recomputation that yields an equal value
   /// is no change.
-  public init(_ compute: @escaping () -> Value) where Value: Equatable {
-    node = DerivedComputation(compute, isEqual: ==)
-    node.owner = self
+  public init(fileID: StaticString = #fileID, line: UInt = #line, _ compute: @escaping () -> Value)
+  where Value: Equatable {
+    node = DerivedComputation(compute, isEqual: ==, site: SourceSite(fileID: fileID, line: line))
+    node.start(for: self)
   }
 
   /// A derived value whose recomputation counts as a change only when `isEqual` says the
   /// new value differs from the previous one (for example "equal to within a rounding",
   /// or "the same identifiers").
-  public init(isEqual: @escaping (Value, Value) -> Bool, _ compute: @escaping () -> Value) {
-    node = DerivedComputation(compute, isEqual: isEqual)
-    node.owner = self
+  public init(
+    isEqual: @escaping (Value, Value) -> Bool, fileID: StaticString = #fileID, line: UInt = #line,
+    _ compute: @escaping () -> Value
+  ) {
+    node = DerivedComputation(compute, isEqual: isEqual, site: SourceSite(fileID: fileID, line: line))
+    node.start(for: self)
   }
 
   /// A derived value that compares its values with `==` when `notifyingOnlyWhenChanged`
-  /// is `true` (what ``init(_:)-81pbh`` does for an `Equatable` value), and counts every
+  /// is `true` (what `init(_:)` (for an `Equatable` value) does for an `Equatable` value), and counts every
   /// recomputation as a change when it is `false`.
-  public init(notifyingOnlyWhenChanged: Bool, _ compute: @escaping () -> Value) where Value: Equatable {
-    node = DerivedComputation(compute, isEqual: notifyingOnlyWhenChanged ? { $0 == $1 } : nil)
-    node.owner = self
+  public init(
+    notifyingOnlyWhenChanged: Bool, fileID: StaticString = #fileID, line: UInt = #line,
+    _ compute: @escaping () -> Value
+  ) where Value: Equatable {
+    node = DerivedComputation(
+      compute, isEqual: notifyingOnlyWhenChanged ? { $0 == $1 } : nil, site: SourceSite(fileID: fileID, line: line))
+    node.start(for: self)
   }
 
   deinit {
@@ -99,6 +112,24 @@ public final class Derived<Value>: Trackable {
   ///
   /// Reading it inside a tracking scope tracks this derived value (not its inputs).
   public var value: Value { node.read(by: self) }
+
+  /// Whether the value keeps observing its inputs while nobody observes it (`false` by
+  /// default): mobx-utils' `keepAlive`.
+  ///
+  /// By default a derived value that loses its last observer stops observing its
+  /// inputs at their next change, and observes them again at its next read: reads
+  /// without an observer then cost a recomputation and a new observer after each
+  /// change. Kept alive, it stays subscribed, so such reads find the value cached
+  /// until an input changes (it still recomputes only when read). Set it for a value
+  /// read often outside any observation; it costs the inputs one observer each.
+  public var keepsAlive: Bool {
+    get { node.state.withLock { $0.keepsAlive } }
+    set { node.state.withLock { $0.keepsAlive = newValue } }
+  }
+
+  /// Whether the value was stopped by the ``TrackingScope`` it was made in (see
+  /// "Lifetime").
+  public var isStopped: Bool { node.state.withLock { $0.stopped } }
 
   /// What this value is called in a ``TrackingGraph`` (by default, its type).
   public var name: String? {

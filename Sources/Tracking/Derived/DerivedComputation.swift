@@ -21,10 +21,19 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
   /// lookup, which every tracked read would otherwise pay.
   private let ownerType: any Trackable.Type = Derived<Value>.self
 
-  init(_ compute: @escaping () -> Value, isEqual: ((Value, Value) -> Bool)?) {
+  init(_ compute: @escaping () -> Value, isEqual: ((Value, Value) -> Bool)?, site: SourceSite?) {
     self.compute = compute
     self.isEqual = isEqual
-    super.init()
+    super.init(site: site)
+  }
+
+  /// Attaches the node to its `Derived`, and to the scope it is made in, if any (see
+  /// ``Derived``'s "Lifetime").
+  func start(for owner: Derived<Value>) {
+    self.owner = owner
+    if let scope = LifetimeOwner.current as? ScopeOwnership {
+      scope.own(Owned(end: { [weak self] in self?.stop() }, hasEnded: { [weak self] in self == nil }))
+    }
   }
 
   deinit {

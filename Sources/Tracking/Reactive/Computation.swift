@@ -36,8 +36,8 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// Held while recomputing (see "One update at a time").
   private let updateLock = Locked(())
 
-  init() {
-    super.init(changeNeeds: .nothing, hearsWillSet: false)
+  init(site: SourceSite? = nil) {
+    super.init(changeNeeds: .nothing, hearsWillSet: false, site: site)
   }
 
   // MARK: Pushed (on the mutating thread)
@@ -121,6 +121,13 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     }
   }
 
+  /// Stops the computation for good (its scope ended): cancelled, and computed afresh at
+  /// every read.
+  final func stop() {
+    state.withLock { $0.stopped = true }
+    cancel()
+  }
+
   /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
   /// next read recomputes (and observes them again).
   final func retire() {
@@ -184,7 +191,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// The next step of pulling this computation, from its `index`-th input on.
   private func pullStep(at index: inout Int) -> PullStep {
     let (stale, dirty, inputs) = state.withLock { state in
-      (state.needsUpdate, state.dirty || !state.hasCache || state.appleInFlight, state.dependencies.computations)
+      (state.needsUpdate, state.dirty || !state.hasCache || state.appleInFlight || state.stopped, state.dependencies.computations)
     }
     guard stale else { return .current }
     if dirty { return .recompute }
@@ -210,6 +217,8 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 
   private func pullState(since version: UInt64) -> InputState {
     state.withLock { state in
+      // A stopped input computes at every read: its reader recomputes (and reads it).
+      if state.stopped { return .changed }
       if state.needsUpdate { return .stale }
       return state.version != version ? .changed : .unchanged
     }
@@ -230,7 +239,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       updateLock.lock()
       defer { updateLock.unlock() }
       let mustCompute = state.withLock { state -> Bool in
-        guard state.isStale || !state.hasCache || state.appleInFlight else { return false }
+        guard state.needsUpdate else { return false }
         // Changes from now on are for the next recomputation.
         state.dirty = false
         state.pending = false

@@ -14,6 +14,15 @@ import CTrackingSupport
 ///
 /// How runs happen is the reaction's ``Schedule``: on the closure's isolation, or by
 /// its owner (told through a callback, on the mutating thread, that a run is needed).
+///
+/// **Ownership.** During each run the reaction is the current ``LifetimeOwner``: what
+/// the closure starts (observations, derived values, scopes, cleanups) is `owned` by
+/// that run, and ended just before the next run's closure (a run skipped because no
+/// value it read changed ends nothing) and when the reaction is cancelled. `owned` is
+/// touched without a lock, by one thread at a time: the thread running the reaction
+/// (between `beginRun` and `endRun`, both under the lock, which orders it with the
+/// next run's thread); once cancelled, by whichever thread first sets `ownedEnded`
+/// while no run is under way — the canceller, or the run that saw the cancellation.
 package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// How a reaction's runs happen.
   package enum Schedule: Sendable {
@@ -38,10 +47,19 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   private let runsAnywhere: Bool
   /// Whether runs hand the closure the change (an event); else the change is only kept.
   private let bodyTakesChange: Bool
+  /// The object an owner-bound observation lives for (see `observe(_:_:)`): when it is
+  /// gone, the reaction ends.
+  private let boundOwner: WeakReference?
+  /// What the latest run started (see "Ownership").
+  @exclusivity(unchecked) private var owned: [Owned] = []
 
   /// A reaction whose closure `body` runs on its isolation (continuous observation).
-  package init(options: TrackingOptions, delivery: ContinuousDelivery, body: Body) {
+  package init(
+    options: TrackingOptions, delivery: ContinuousDelivery, body: Body, site: SourceSite? = nil,
+    boundTo owner: WeakReference? = nil
+  ) {
     self.options = options
+    boundOwner = owner
     self.schedule = .own(delivery)
     self.body = body.callable
     isolation = body.isolation
@@ -50,7 +68,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     // A plain body's change is only kept (`lastEvent`): it needs no object.
     super.init(
       changeNeeds: bodyTakesChange ? .source : .site, hearsWillSet: options.contains(.willSet),
-      hearsDidSet: !options.isDisjoint(with: [.willSet, .didSet]))
+      hearsDidSet: !options.isDisjoint(with: [.willSet, .didSet]), site: site)
   }
 
   /// A reaction whose runs its owner starts with ``run(ifNeeded:_:)``, after `needsRun`
@@ -60,6 +78,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   ) {
     self.options = options
     self.schedule = .owner(willChange: willChange, needsRun: needsRun)
+    boundOwner = nil
     body = nil
     isolation = nil
     bodyTakesChange = false
@@ -150,6 +169,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   override func sourceDeallocated() {
+    if let boundOwner, boundOwner.object == nil {
+      cancel()
+      return
+    }
     state.withLock { $0.dependencies.signature = nil }
     recordCause(.deinit, .none)
     if options.contains(.deinit) { changed(.deinit, .none, requested: true, atBatchEnd: false) }
@@ -306,9 +329,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       guard pullConfirmsChange() else { return endRun(changed: false) }
       state.withLock { $0.lastChange = change.confirmed }
     }
+    if _slowPath(!owned.isEmpty) { endOwned() }
     var reads = AccessList()
     reads.isNodeRun = true
-    body(&reads)
+    makeCurrent { body(&reads) }
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
     let end = adopt(reads) { state, changedElsewhere in
@@ -351,18 +375,34 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     return nil
   }
 
+  // MARK: Ownership
+
+  /// Takes what the closure starts during the run under way (on the running thread).
+  override func own(_ owned: Owned) {
+    self.owned.append(owned)
+  }
+
+  /// Ends what the latest run owns (see "Ownership" for who may call it).
+  private func endOwned() {
+    let ending = owned
+    owned = []
+    LifetimeOwner.end(ending)
+  }
+
   // MARK: Cancelling
 
   private func finishCancel() {
-    let (observer, storages) = state.withLock { state in
+    let (observer, storages, endsOwned) = state.withLock { state in
       defer {
         state.pendingChange = nil
         state.lastChange = nil
         state.dirty = false
         state.pending = false
+        state.ownedEnded = true
       }
-      return (state.dependencies.observer, state.dependencies.clear())
+      return (state.dependencies.observer, state.dependencies.clear(), !state.ownedEnded)
     }
+    if endsOwned { endOwned() }
     guard let observer, observer.cancel() else { return }
     for handle in storages { handle.sweep() }
   }
@@ -370,11 +410,22 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   @discardableResult
   override package func cancel() -> Bool {
     let first = super.cancel()
-    state.withLock { state in
+    let endsOwned = state.withLock { state -> Bool in
       state.pendingChange = nil
       state.lastChange = nil
+      // A run under way ends what it owns when it sees the cancellation.
+      guard state.runningThread == 0, !state.ownedEnded else { return false }
+      state.ownedEnded = true
+      return true
     }
+    if endsOwned { endOwned() }
     return first
+  }
+
+  deinit {
+    // Released without a cancellation (an owner-bound observation whose reads were
+    // all deallocated): nothing else can reach `owned`.
+    if !owned.isEmpty { endOwned() }
   }
 
   // MARK: Introspection

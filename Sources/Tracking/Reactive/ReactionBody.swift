@@ -36,11 +36,16 @@ extension Reaction {
   /// Starts a reaction that runs `body` (now or soon, then after each change) and
   /// returns the token that keeps it alive: the one entry point of continuous
   /// observation.
+  ///
+  /// Started inside another owner (a run, a ``TrackingScope``), the token belongs to it:
+  /// the owner keeps it alive and cancels it when it ends.
   package static func observe(
-    options: TrackingOptions, delivery: ContinuousDelivery, firstRun: FirstRun, body: Body
+    options: TrackingOptions, delivery: ContinuousDelivery, firstRun: FirstRun, body: Body, site: SourceSite? = nil
   ) -> TrackingToken {
-    let reaction = Reaction(options: options, delivery: delivery, body: body)
+    let reaction = Reaction(options: options, delivery: delivery, body: body, site: site)
+    let token = TrackingToken(reaction)
+    LifetimeOwner.current?.own(.token(token))
     reaction.start(immediately: firstRun == .immediate)
-    return TrackingToken(reaction)
+    return token
   }
 }

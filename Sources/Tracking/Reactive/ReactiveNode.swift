@@ -51,7 +51,7 @@ import CTrackingSupport
 /// order: a node's lock, then an object's (innermost, as always); never two nodes'.
 /// A computation also has an update lock, held while it recomputes (see
 /// ``Computation``).
-package class ReactiveNode: @unchecked Sendable {
+package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
   // immutable after `init`.
 
@@ -70,13 +70,19 @@ package class ReactiveNode: @unchecked Sendable {
   /// was made): its observers then hear will-sets too and read the changed values.
   let introspects: Bool
 
-  init(changeNeeds: TrackingObserver.Handler.Needs, hearsWillSet: Bool, hearsDidSet: Bool = true) {
+  /// `site`: where a user started it (for the leak check).
+  init(
+    changeNeeds: TrackingObserver.Handler.Needs, hearsWillSet: Bool, hearsDidSet: Bool = true,
+    site: SourceSite? = nil
+  ) {
     introspects = Introspection.isOn
     self.changeNeeds = introspects ? .source : changeNeeds
     self.hearsWillSet = hearsWillSet
     self.hearsDidSet = hearsDidSet
     state = Locked(NodeState())
+    super.init()
     Introspection.register(self)
+    LifetimeRecorder.register(self, kind: self is Computation ? .derivedValue : .observation, site: site)
   }
 
   // MARK: What a node hears (overridden by computations and reactions)
@@ -158,6 +164,9 @@ struct NodeState {
   var cancelled = false
   /// The thread running the node's closure right now, or 0 (see "the own-writes rule").
   var runningThread: UInt = 0
+  /// What the latest run owns was ended, or is being ended, by a cancellation (see
+  /// ``Reaction``'s "Ownership").
+  var ownedEnded = false
   /// A property the node read changed since its latest run.
   var dirty = false
   /// A computation the node read may have changed since its latest run: it must
@@ -236,8 +245,14 @@ struct NodeState {
   /// Whether a change arrived since the latest run.
   var isStale: Bool { dirty || pending }
 
-  /// Whether a computation must be brought up to date before its value is read.
-  var needsUpdate: Bool { dirty || pending || !hasCache || appleInFlight }
+  /// The computation was stopped by the scope it was made in: cancelled, and computed
+  /// afresh at every read (a computation cancelled because its `Derived` went away is
+  /// not read any more).
+  var stopped = false
+
+  /// Whether a computation must be brought up to date before its value is read (a
+  /// stopped one computes at every read).
+  var needsUpdate: Bool { dirty || pending || !hasCache || appleInFlight || stopped }
 }
 
 extension ReactiveNode: TrackingCancellable {}

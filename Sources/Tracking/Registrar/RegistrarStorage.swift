@@ -65,6 +65,8 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     /// Sweeps asked for since the last one, on an object with many entries (see
     /// ``RegistrarStorage/sweep()``).
     var deferredSweeps = 0
+    /// The observed/unobserved hooks of this object's properties (see ``HookTable``).
+    var hooks: HookTable?
   }
 
   /// First identifier for key paths registered at run time; the macro numbers
@@ -236,7 +238,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let hearsWillSet = observer.hearsWillSet
     let bits = Self.mask(of: properties)
     let willSetBits = hearsWillSet ? Self.willSetMask(of: properties) : 0
-    withLock { state in
+    let hooks = withLock { state in
       if state.observers.shouldSweepBeforeAdding {
         publish(state.observers.compact(changing: nil) { _ in .keep })
       }
@@ -245,7 +247,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
         Masks(
           observed: tracking_atomic_load_relaxed(&sync.pointee.observedMask) | bits,
           willSet: tracking_will_set_mask_load(sync) | willSetBits))
+      return HookTable.settle(state)
     }
+    hooks?.deliver()
   }
 
   /// Removes the finished entries (after a cancellation, or a node's move to a new
@@ -256,17 +260,19 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   /// than O(*n*²). Until then a finished entry keeps its observer (and a node its
   /// closure) alive; a write of a property it watched drops it earlier.
   func sweep() {
-    withLock { state in
+    let hooks = withLock { state -> HookTable.Transitions? in
       let count = state.observers.count
       if count >= Self.lazySweepThreshold {
         let extras = state.extras ?? Extras()
         state.extras = extras
         extras.deferredSweeps += 1
-        guard extras.deferredSweeps * 2 >= count else { return }
+        guard extras.deferredSweeps * 2 >= count else { return nil }
         extras.deferredSweeps = 0
       }
       publish(state.observers.compact(changing: nil) { _ in .keep })
+      return HookTable.settle(state)
     }
+    hooks?.deliver()
   }
 
   /// The number of entries from which ``sweep()`` waits (see there).
@@ -312,7 +318,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     bumpChangeEpoch()
     guard observesWillSet(id) else { return }
     var due = DueObservers()
-    withLock { state in
+    let hooks = withLock { state in
       let scanned = state.observers.count
       publish(
         state.observers.compact(changing: id) { observer in
@@ -330,7 +336,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
             return .keep
           }
         })
+      return HookTable.settle(state)
     }
+    hooks?.deliver()
     guard !due.isEmpty else { return }
     // The change is described only as far as the callbacks (or spies) need: an event
     // costs an allocation that the classic `onChange` does not need.
@@ -354,7 +362,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     bumpChangeEpoch()
     guard observes(id) else { return }
     var due = DueObservers()
-    withLock { state in
+    let hooks = withLock { state in
       let scanned = state.observers.count
       publish(
         state.observers.compact(changing: id) { observer in
@@ -372,7 +380,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
             return .remove
           }
         })
+      return HookTable.settle(state)
     }
+    hooks?.deliver()
     guard !due.isEmpty else { return }
     let change = ChangeDescription.make(
       Spies.isActive ? .source : due.needs, subject: subject, isDidSet: true, site: site)
@@ -384,7 +394,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   /// `id` (pending ones), and whether one-shot observers watch it too.
   func subscribers(of id: Int) -> Subscribers {
     var subscribers = Subscribers()
-    withLock { state in
+    let hooks = withLock { state in
       publish(
         state.observers.compact(changing: id) { observer in
           if let node = observer.node {
@@ -394,7 +404,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
           }
           return .keep
         })
+      return HookTable.settle(state)
     }
+    hooks?.deliver()
     return subscribers
   }
 

@@ -30,6 +30,13 @@ final class StorageHandle: Sendable {
     }
   }
 
+  /// Runs `body` with the storage, unless it was deallocated.
+  func withStorage(_ body: (RegistrarStorage) -> Void) {
+    storage.withLock { storage in
+      storage?._withUnsafeGuaranteedRef { body($0) }
+    }
+  }
+
   /// Called by the storage's deinit, first: no sweep runs from now on.
   func clear() {
     storage.withLock { $0 = nil }

@@ -1,0 +1,116 @@
+import Testing
+@_spi(Testing) import Tracking
+
+extension LifetimeSuites {
+  @Suite("Observed and unobserved hooks")
+  struct ObservationHookTests {
+    @Test func aModelSubscribesOnlyWhileSomeoneObservesIt() {
+      let feed = FakeFeed()
+      let ticker = Ticker(feed: feed)
+      #expect(feed.liveSubscriptions == 0)
+      let first = observe { _ = ticker.price }
+      #expect(feed.liveSubscriptions == 1)
+      let second = observe { _ = ticker.price }
+      #expect(feed.liveSubscriptions == 1)
+      first.cancel()
+      #expect(feed.liveSubscriptions == 1)
+      second.cancel()
+      #expect(feed.liveSubscriptions == 0)
+      // Again.
+      let third = observe { _ = ticker.price }
+      #expect(feed.liveSubscriptions == 1)
+      #expect(feed.subscriptionsStarted == 2)
+      third.cancel()
+      #expect(feed.liveSubscriptions == 0)
+    }
+
+    @Test func observingAnotherPropertyDoesNotCount() {
+      let feed = FakeFeed()
+      let ticker = Ticker(feed: feed)
+      let token = observe { _ = ticker.symbol }
+      #expect(feed.subscriptionsStarted == 0)
+      token.cancel()
+    }
+
+    @Test func anObservationThatStaysOnTheSameReadsStaysObserved() {
+      let feed = FakeFeed()
+      let ticker = Ticker(feed: feed)
+      let token = observe { _ = ticker.price }
+      ticker.price = 1
+      ticker.price = 2
+      #expect(feed.subscriptionsStarted == 1)
+      #expect(feed.liveSubscriptions == 1)
+      token.cancel()
+    }
+
+    @Test func aOneShotTrackingIsUnobservedWhenItsEntryIsRemovedByTheWrite() {
+      let feed = FakeFeed()
+      let ticker = Ticker(feed: feed)
+      withTracking(options: .didSet) { _ = ticker.price } onChange: { _ in }
+      #expect(feed.liveSubscriptions == 1)
+      ticker.price = 1  // fires, and the write removes the finished entry
+      #expect(feed.liveSubscriptions == 0)
+    }
+
+    @Test func registeringWhileObservedCallsObservedAtOnceAndCancellingCallsUnobserved() {
+      let meter = Meter()
+      let observation = observe { _ = meter.level }
+      let log = Received<String>()
+      let hooks = meter.onObservation(of: \.level) { log.append("observed") } unobserved: { log.append("unobserved") }
+      #expect(log.values == ["observed"])
+      hooks.cancel()
+      #expect(log.values == ["observed", "unobserved"])
+      observation.cancel()
+      #expect(log.values == ["observed", "unobserved"])
+    }
+
+    @Test func aDerivedValueHasTheSameHooks() {
+      let counter = Counter()
+      let doubled = Derived { counter.count * 2 }
+      let log = Received<String>()
+      let hooks = doubled.onObservation { log.append("observed") } unobserved: { log.append("unobserved") }
+      #expect(doubled.recomputeCount == 0)  // registering computes nothing
+      let token = observe { _ = doubled.value }
+      #expect(log.values == ["observed"])
+      token.cancel()
+      #expect(log.values == ["observed", "unobserved"])
+      hooks.cancel()
+    }
+
+    @Test func aComputedKeyPathHooksWhatItReads() {
+      let span = Span()
+      let log = Received<String>()
+      let hooks = span.onObservation(of: \.length) { log.append("observed") } unobserved: { log.append("unobserved") }
+      let a = observe { _ = span.start }
+      let b = observe { _ = span.end }
+      a.cancel()
+      #expect(log.values == ["observed"])
+      b.cancel()
+      #expect(log.values == ["observed", "unobserved"])
+      hooks.cancel()
+    }
+  }
+
+  @Suite("Derived.keepsAlive")
+  struct KeepAliveTests {
+    @Test func aKeptAliveValueStaysSubscribedWithNoObserver() {
+      let counter = Counter()
+      let plain = Derived { counter.count + 1 }
+      let kept = Derived { counter.count + 1 }
+      kept.keepsAlive = true
+      #expect(kept.keepsAlive)
+      for value in 1...3 {
+        _ = plain.value
+        _ = kept.value
+        let token = observe { _ = plain.value; _ = kept.value }  // observed, then not
+        token.cancel()
+        counter.count = value
+      }
+      #expect(plain.value == 4)
+      #expect(kept.value == 4)
+      // The plain one retired at each change and subscribed again at the next read.
+      #expect(plain.inputObserverInstallCount > kept.inputObserverInstallCount)
+      #expect(kept.inputObserverInstallCount == 1)
+    }
+  }
+}
