@@ -36,6 +36,10 @@ public enum TrackingTestError: Error, Sendable, Equatable, CustomStringConvertib
   /// A property the expression read changed, where no change was expected.
   /// `change` names the property when its key path is known.
   case unexpectedChange(expression: String?, change: String, location: TrackingTestLocation)
+  /// Observations, derived values or scopes started in an ``expectNoLeaks(fileID:filePath:line:column:_:)``
+  /// block were still alive after it: one line each, saying what it is, where it was
+  /// started and what it reads or owns.
+  case stillAlive([String], location: TrackingTestLocation)
 
   /// A message saying what was awaited or ruled out, and where.
   public var description: String {
@@ -46,6 +50,9 @@ public enum TrackingTestError: Error, Sendable, Equatable, CustomStringConvertib
       "\(Self.name(expression).capitalizedFirst) read no tracked property, so it can never change (\(location))."
     case .unexpectedChange(let expression, let change, let location):
       "Expected no change of \(Self.name(expression)), but \(change) changed (\(location))."
+    case .stillAlive(let things, let location):
+      "Expected nothing started in the block to be alive after it (\(location)), but \(things.count) "
+        + (things.count == 1 ? "is" : "are") + ":\n" + things.map { "- " + $0 }.joined(separator: "\n")
     }
   }
 
