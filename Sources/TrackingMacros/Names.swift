@@ -10,6 +10,7 @@ enum Names {
   static let externalMacro = "TrackedExternally"
   static let wrapper = "Tracked"
   static let lazyWrapper = "TrackedLazy"
+  static let equalityMacro = "TrackedEquality"
   static let qualifiedRegistrar = "\(module).\(registrarType)"
   static let qualifiedConformance = "\(module).\(conformance)"
   /// Apple's `Observation.Observable`, under a name the `Tracking` module declares, so

@@ -10,5 +10,6 @@ struct TrackingMacrosPlugin: CompilerPlugin {
     TrackedExternallyMacro.self,
     TrackedStateMacro.self,
     TrackedStatePropertyMacro.self,
+    TrackedEqualityMacro.self,
   ]
 }

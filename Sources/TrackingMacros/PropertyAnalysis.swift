@@ -58,7 +58,7 @@ extension VariableDeclSyntax {
   /// from another custom attribute.)
   var mayBeGlobalActorIsolated: Bool {
     let ownAttributes: Set<String> = [
-      Names.trackedMacro, Names.ignoredMacro, Names.externalMacro, Names.state.propertyMacro,
+      Names.trackedMacro, Names.ignoredMacro, Names.externalMacro, Names.state.propertyMacro, Names.equalityMacro,
       "NSCopying", "NSManaged", "IBOutlet", "IBInspectable", "GKInspectable",
     ]
     return attributes.contains { element in

@@ -49,16 +49,17 @@ extension TrackedPropertyMacro: AccessorMacro {
         }
         """)
     }
+    let rule = EqualityRuleSyntax(of: variable)
     if let id = propertyNumber(node) {
-      accessors += numberedAccessors(name, id)
+      accessors += numberedAccessors(name, id, rule)
     } else {
-      accessors += keyPathAccessors(name)
+      accessors += keyPathAccessors(name, rule)
     }
     return accessors
   }
 
   /// The fast path: the registrar's numbered entry points.
-  static func numberedAccessors(_ name: TokenSyntax, _ id: Int) -> [AccessorDeclSyntax] {
+  static func numberedAccessors(_ name: TokenSyntax, _ id: Int, _ rule: EqualityRuleSyntax?) -> [AccessorDeclSyntax] {
     let registrar = Names.registrarVariable
     let arguments = "self, property: \(id), keyPath: \\.\(name.text)"
     return [
@@ -68,17 +69,7 @@ extension TrackedPropertyMacro: AccessorMacro {
         return _\(name)
       }
       """,
-      """
-      set {
-        guard \(raw: Names.qualifiedRegistrar).shouldNotify(_\(name), newValue) else {
-          _\(name) = newValue
-          return
-        }
-        \(raw: registrar).withMutation(of: \(raw: arguments)) {
-          _\(name) = newValue
-        }
-      }
-      """,
+      setter(name, rule, mutation: "\(registrar).withMutation(of: \(arguments))"),
       """
       _modify {
         \(raw: registrar).access(\(raw: arguments))
@@ -96,7 +87,7 @@ extension TrackedPropertyMacro: AccessorMacro {
   /// Through the class's `access(keyPath:)` and `withMutation(keyPath:_:)`. Every
   /// registrar call here uses key paths, so that the class's methods (which get only
   /// key paths) and the accessors name each property the same way.
-  static func keyPathAccessors(_ name: TokenSyntax) -> [AccessorDeclSyntax] {
+  static func keyPathAccessors(_ name: TokenSyntax, _ rule: EqualityRuleSyntax?) -> [AccessorDeclSyntax] {
     let registrar = Names.registrarVariable
     let keyPath = "\\.\(name.text)"
     return [
@@ -106,17 +97,7 @@ extension TrackedPropertyMacro: AccessorMacro {
         return _\(name)
       }
       """,
-      """
-      set {
-        guard \(raw: Names.qualifiedRegistrar).shouldNotify(_\(name), newValue) else {
-          _\(name) = newValue
-          return
-        }
-        withMutation(keyPath: \(raw: keyPath)) {
-          _\(name) = newValue
-        }
-      }
-      """,
+      setter(name, rule, mutation: "withMutation(keyPath: \(keyPath))"),
       """
       _modify {
         access(keyPath: \(raw: keyPath))
@@ -129,6 +110,42 @@ extension TrackedPropertyMacro: AccessorMacro {
       }
       """,
     ]
+  }
+
+  /// The `set` accessor: stores without notifying when the property's rule (by
+  /// default: equal `Equatable` values, the same object) says the write is no change,
+  /// else stores inside `mutation`.
+  static func setter(_ name: TokenSyntax, _ rule: EqualityRuleSyntax?, mutation: String) -> AccessorDeclSyntax {
+    let registrar = Names.qualifiedRegistrar
+    let condition: String? =
+      switch rule {
+      case nil: "\(registrar).shouldNotify(_\(name.text), newValue)"
+      case .equality: "\(registrar)._notifiesUnlessEqual(_\(name.text), newValue)"
+      case .identity: "\(registrar)._notifiesUnlessIdentical(_\(name.text), newValue)"
+      case .always: nil
+      case .using(let isEqual): "\(registrar)._notifies(_\(name.text), newValue, unlessEqualBy: \(isEqual))"
+      case .by(let key): "\(registrar)._notifies(_\(name.text), newValue, unlessSameAt: \(key))"
+      }
+    guard let condition else {
+      return """
+        set {
+          \(raw: mutation) {
+            _\(name) = newValue
+          }
+        }
+        """
+    }
+    return """
+      set {
+        guard \(raw: condition) else {
+          _\(name) = newValue
+          return
+        }
+        \(raw: mutation) {
+          _\(name) = newValue
+        }
+      }
+      """
   }
 
   /// The `n` of `@TrackedProperty(n)`, or `nil` for `@TrackedProperty`.

@@ -94,3 +94,23 @@ public macro TrackingIgnored() = #externalMacro(module: "TrackingMacros", type: 
 @attached(peer, names: prefixed(_))
 public macro TrackedExternally<Storage: ExternalStorage>(_ storage: Storage) =
   #externalMacro(module: "TrackingMacros", type: "TrackedExternallyMacro")
+
+/// Chooses what counts as a change when this property of a ``Trackable()`` class is set:
+/// ``TrackedEqualityRule/equality`` (the default), ``TrackedEqualityRule/identity`` or
+/// ``TrackedEqualityRule/always``. See ``TrackedEqualityRule``.
+@attached(peer)
+public macro TrackedEquality(_ rule: TrackedEqualityRule) =
+  #externalMacro(module: "TrackingMacros", type: "TrackedEqualityMacro")
+
+/// Makes a set of this property notify only when `isEqual` says the new value differs
+/// from the current one: a function (`Path.isSameShape`) or a closure with its
+/// parameter types written out.
+@attached(peer)
+public macro TrackedEquality<Value>(using isEqual: (Value, Value) -> Bool) =
+  #externalMacro(module: "TrackingMacros", type: "TrackedEqualityMacro")
+
+/// Makes a set of this property notify only when the value at `key` differs
+/// (`@TrackedEquality(by: \Row.revision)`).
+@attached(peer)
+public macro TrackedEquality<Value, Key: Equatable>(by key: KeyPath<Value, Key>) =
+  #externalMacro(module: "TrackingMacros", type: "TrackedEqualityMacro")

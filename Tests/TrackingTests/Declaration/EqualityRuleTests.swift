@@ -1,0 +1,87 @@
+import Testing
+@_spi(Testing) import Tracking
+
+/// An `Equatable` class compared by content: equal instances are different objects.
+final class ContentDocument: Equatable, @unchecked Sendable {
+  var text: String
+  init(_ text: String) { self.text = text }
+  static func == (lhs: ContentDocument, rhs: ContentDocument) -> Bool { lhs.text == rhs.text }
+}
+
+struct RevisedRow: Equatable, Sendable {
+  var revision: Int
+  var note: String
+}
+
+struct Outline: Sendable {
+  var points: [Int]
+  static func isSameShape(_ a: Outline, _ b: Outline) -> Bool { a.points.count == b.points.count }
+}
+
+@Trackable final class EqualityRules: @unchecked Sendable {
+  var byDefault = ContentDocument("a")
+  @TrackedEquality(.identity) var byIdentity = ContentDocument("a")
+  @TrackedEquality(.identity) var optionalByIdentity: ContentDocument? = nil
+  @TrackedEquality(.always) var always = 0
+  @TrackedEquality(.equality) var byEquality = 0
+  @TrackedEquality(by: \RevisedRow.revision) var byRevision = RevisedRow(revision: 1, note: "")
+  @TrackedEquality(using: Outline.isSameShape) var byShape = Outline(points: [1, 2])
+}
+
+@Suite("@TrackedEquality: what counts as a change, per property")
+struct EqualityRuleTests {
+  /// How many times an observation of `read` ran after its first run, while `write` ran.
+  private func reRuns(_ read: @escaping @Sendable () -> Void, during write: () -> Void) -> Int {
+    let runs = Locked(0)
+    let token = observe {
+      read()
+      runs.withLock { $0 += 1 }
+    }
+    write()
+    token.cancel()
+    return runs.withLock { $0 } - 1
+  }
+
+  @Test func byDefaultAnEqualObjectIsNoChange() {
+    let model = EqualityRules()
+    #expect(reRuns({ _ = model.byDefault }) { model.byDefault = ContentDocument("a") } == 0)
+  }
+
+  @Test func identityCountsANewEqualObject() {
+    let model = EqualityRules()
+    #expect(reRuns({ _ = model.byIdentity }) { model.byIdentity = ContentDocument("a") } == 1)
+    let same = model.byIdentity
+    #expect(reRuns({ _ = model.byIdentity }) { model.byIdentity = same } == 0)
+    #expect(reRuns({ _ = model.optionalByIdentity }) { model.optionalByIdentity = nil } == 0)
+    #expect(reRuns({ _ = model.optionalByIdentity }) { model.optionalByIdentity = ContentDocument("b") } == 1)
+  }
+
+  @Test func alwaysCountsEveryWrite() {
+    let model = EqualityRules()
+    #expect(reRuns({ _ = model.always }) { model.always = 0; model.always = 0 } == 2)
+  }
+
+  @Test func equalityIsTheDefaultSpelledOut() {
+    let model = EqualityRules()
+    #expect(reRuns({ _ = model.byEquality }) { model.byEquality = 0 } == 0)
+    #expect(reRuns({ _ = model.byEquality }) { model.byEquality = 1 } == 1)
+  }
+
+  @Test func aKeyPathComparesThatPartOnly() {
+    let model = EqualityRules()
+    #expect(reRuns({ _ = model.byRevision }) { model.byRevision = RevisedRow(revision: 1, note: "ignored") } == 0)
+    #expect(model.byRevision.note == "ignored")  // stored either way
+    #expect(reRuns({ _ = model.byRevision }) { model.byRevision = RevisedRow(revision: 2, note: "") } == 1)
+  }
+
+  @Test func aFunctionDecides() {
+    let model = EqualityRules()
+    #expect(reRuns({ _ = model.byShape }) { model.byShape = Outline(points: [7, 8]) } == 0)
+    #expect(reRuns({ _ = model.byShape }) { model.byShape = Outline(points: [1]) } == 1)
+  }
+
+  @Test func anInPlaceMutationAlwaysNotifies() {
+    let model = EqualityRules()
+    #expect(reRuns({ _ = model.byRevision }) { model.byRevision.note += "!" } == 1)
+  }
+}
