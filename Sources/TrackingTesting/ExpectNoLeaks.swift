@@ -14,8 +14,8 @@ import Tracking
 /// ```
 ///
 /// *Alive* means: a continuous observation that is not cancelled (its token, owner or
-/// scope still keeps it), a ``Derived`` value that still exists and is not stopped, a
-/// ``TrackingScope`` that is not cancelled. Each is listed with what it is, where it was
+/// scope still keeps it), a `Derived` value that still exists and is not stopped, a
+/// `TrackingScope` that is not cancelled. Each is listed with what it is, where it was
 /// started (the `#fileID:#line` of the `observe`, `Derived` or `TrackingScope` call)
 /// and what it reads or owns.
 ///

@@ -11,6 +11,7 @@ if CommandLine.arguments.dropFirst().first == "--graph-dot" {
   await ContinuousChapter.run()
   GraphChapter.run()
   CollectionsChapter.run()
+  LifetimesChapter.run()
   await RenderLoopChapter.run()
   await PersistenceChapter.run()
   print("\nDone.")

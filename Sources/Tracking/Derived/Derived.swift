@@ -65,8 +65,11 @@ public final class Derived<Value>: Trackable {
   /// A derived value computed by `compute`, which counts as changed at every
   /// recomputation (its type has no `==` to compare with).
   ///
-  /// - Parameter compute: Computes the value from tracked properties and other derived
-  ///   values. Runs where the value is read, only when it is missing or stale.
+  /// - Parameters:
+  ///   - fileID: Where the value is made, for the leak check (filled in for you).
+  ///   - line: The line of the call (filled in for you).
+  ///   - compute: Computes the value from tracked properties and other derived
+  ///     values. Runs where the value is read, only when it is missing or stale.
   public init(fileID: StaticString = #fileID, line: UInt = #line, _ compute: @escaping () -> Value) {
     node = DerivedComputation(compute, isEqual: nil, site: SourceSite(fileID: fileID, line: line))
     node.start(for: self)
