@@ -35,6 +35,16 @@ public final class TrackingToken: Sendable, Hashable {
     self.reaction = observation
   }
 
+  /// A token for `observation` that also does `alsoOnCancel` when cancelled (a timed
+  /// observation's timers).
+  init(_ observation: Reaction, alsoOnCancel: @escaping @Sendable () -> Void) {
+    self.onCancel = {
+      observation.cancel()
+      alsoOnCancel()
+    }
+    self.reaction = observation
+  }
+
   /// What the observation's latest run read: each object type and property it now
   /// depends on (property names come from the macro, so they are right on every
   /// platform). Empty once cancelled.

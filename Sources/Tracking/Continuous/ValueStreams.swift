@@ -45,20 +45,12 @@ extension Trackable where Self: Sendable {
     // Key paths to actor-isolated properties are not Sendable; this one is only applied
     // where `body` runs (its isolation), the property's own isolation.
     let keyPath = UncheckedSendable(keyPath)
-    // The value the previous run saw. Only touched by the runs, which happen one at a
-    // time on `body`'s isolation: the unchecked box is sound.
-    let previous = UncheckedSendable(Box<Value?>(nil))
-    return Reaction.observe(
-      options: .didSet, delivery: .immediate, firstRun: .immediate,
-      body: .onIsolation(body.isolation) { [self] _ in
-        let value = self[keyPath: keyPath.value]
-        WholeValueReads.record(value)  // an element edit of a tracked collection counts
-        defer { previous.value.value = value }
-        guard let old = previous.value.value else { return }
-        // On `body`'s isolation (the observation only runs this there): call it directly.
-        typealias Plain = @Sendable (Value, Value) -> Void
-        withoutTracking { unsafeBitCast(body, to: Plain.self)(old, value) }
-      })
+    return Reaction.watch(on: body.isolation, { [self] in self[keyPath: keyPath.value] }, site: nil) { old, new in
+      guard let old else { return }
+      // On `body`'s isolation (the observation only runs this there): call it directly.
+      typealias Plain = @Sendable (Value, Value) -> Void
+      unsafeBitCast(body, to: Plain.self)(old, new)
+    }
   }
 }
 

@@ -32,8 +32,11 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     /// The owner runs it (``run(ifNeeded:_:)``): `needsRun` is called, on the thread
     /// that made the change, when a run is needed and the owner was not told yet — at
     /// the end of the change's batch for a did-set. `willChange`, if given, is called at
-    /// every will-set heard, before the value changes.
-    case owner(willChange: (@Sendable () -> Void)?, needsRun: @Sendable () -> Void)
+    /// every will-set heard, before the value changes. `changedAgain`, if given, is
+    /// called for each change that arrives after the owner was told and before it ran
+    /// (a debounce restarts its timer).
+    case owner(
+      willChange: (@Sendable () -> Void)?, needsRun: @Sendable () -> Void, changedAgain: (@Sendable () -> Void)?)
   }
 
   let options: TrackingOptions
@@ -50,6 +53,8 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// The object an owner-bound observation lives for (see `observe(_:_:)`): when it is
   /// gone, the reaction ends.
   private let boundOwner: WeakReference?
+  /// The owner wants to hear of every change while it has not run yet.
+  private let hearsEveryChange: Bool
   /// What the latest run started (see "Ownership").
   @exclusivity(unchecked) private var owned: [Owned] = []
 
@@ -60,6 +65,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   ) {
     self.options = options
     boundOwner = owner
+    hearsEveryChange = false
     self.schedule = .own(delivery)
     self.body = body.callable
     isolation = body.isolation
@@ -74,16 +80,19 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// A reaction whose runs its owner starts with ``run(ifNeeded:_:)``, after `needsRun`
   /// said so (see ``Schedule/owner(willChange:needsRun:)``).
   package init(
-    options: TrackingOptions, willChange: (@Sendable () -> Void)? = nil, needsRun: @escaping @Sendable () -> Void
+    options: TrackingOptions, willChange: (@Sendable () -> Void)? = nil,
+    changedAgain: (@Sendable () -> Void)? = nil, site: SourceSite? = nil,
+    needsRun: @escaping @Sendable () -> Void
   ) {
     self.options = options
-    self.schedule = .owner(willChange: willChange, needsRun: needsRun)
+    self.schedule = .owner(willChange: willChange, needsRun: needsRun, changedAgain: changedAgain)
+    hearsEveryChange = changedAgain != nil
     boundOwner = nil
     body = nil
     isolation = nil
     bodyTakesChange = false
     runsAnywhere = false
-    super.init(changeNeeds: .nothing, hearsWillSet: options.contains(.willSet))
+    super.init(changeNeeds: .nothing, hearsWillSet: options.contains(.willSet), site: site)
   }
 
   // MARK: Starting
@@ -130,7 +139,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     recordCause(.willSet, change)
     // Heard only to read the old value (introspection).
     guard hearsWillSet else { return }
-    if case .owner(let willChange?, _) = schedule {
+    if case .owner(let willChange?, _, _) = schedule {
       let thread = tracking_current_thread()
       if state.withLock({ !$0.cancelled && !Self.isOwnChange($0, thread: thread) }) { willChange() }
       return
@@ -199,7 +208,9 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       // A run under way or scheduled will see this change; so will the end of this
       // thread's batch if the reaction waits in it. Waiting in another thread's batch
       // is not enough: that batch may stay open (a transaction) long after this change.
-      guard state.runningThread == 0, !state.scheduled, !state.isQueued(on: thread) else { return .none }
+      guard state.runningThread == 0, !state.scheduled, !state.isQueued(on: thread) else {
+        return hearsEveryChange && state.scheduled ? .changedAgain : .none
+      }
       guard !wasWaiting || state.queuedOn != 0 else { return .none }
       if atBatchEnd {
         state.queuedOn = thread
@@ -238,7 +249,8 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     case .now(let change): runLoop(change)
     case .scheduled: scheduleRun()
     case .queue: NotificationBatch.enqueue(queued: self)
-    case .tellOwner: if case .owner(_, let needsRun) = schedule { needsRun() }
+    case .tellOwner: if case .owner(_, let needsRun, _) = schedule { needsRun() }
+    case .changedAgain: if case .owner(_, _, let changedAgain?) = schedule { changedAgain() }
     case .none: break
     }
   }
@@ -307,7 +319,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   private func tellOwnerIfNeeded() {
-    guard case .owner(_, let needsRun) = schedule else { return }
+    guard case .owner(_, let needsRun, _) = schedule else { return }
     let tell = state.withLock { state -> Bool in
       guard !state.cancelled, state.isStale, !state.scheduled else { return false }
       state.scheduled = true

@@ -35,6 +35,8 @@ enum RunStart {
   case queue
   /// The owner must be told that a run is needed.
   case tellOwner
+  /// The owner, told already and not run yet, hears of one more change.
+  case changedAgain
 }
 
 /// What follows the end of a run.
