@@ -18,10 +18,16 @@ enum StateChangeMembers {
     let ids = declaration.numberedPropertyNames
 
     // An `unowned` field is not loaded (its object may be gone): compared by its stamps.
+    // `@TrackedEquality(.always)`: by stamps too (every write is a change).
     let compared = fieldLines(declaration.memberBlock.members, ids: ids) { variable, id, name in
-      variable.isUnowned
-        ? "changes.field(\(id), of: fields)"
-        : "changes.field(\(id), of: fields, old._\(name), _\(name))"
+      switch (variable.isUnowned, EqualityRuleSyntax(of: variable)) {
+      case (true, _), (_, .always?): "changes.field(\(id), of: fields)"
+      case (_, .identity?): "changes._fieldByIdentity(\(id), of: fields, old._\(name), _\(name))"
+      case (_, .equality?): "changes._fieldByEquality(\(id), of: fields, old._\(name), _\(name))"
+      case (_, .using(let isEqual)?): "changes._field(\(id), of: fields, old._\(name), _\(name), unlessEqualBy: \(isEqual))"
+      case (_, .by(let key)?): "changes._field(\(id), of: fields, old._\(name), _\(name), unlessSameAt: \(key))"
+      case (false, nil): "changes.field(\(id), of: fields, old._\(name), _\(name))"
+      }
     }
     // `fields` is unused when no field is compared in some configuration.
     let keepFields = compared.unconditional ? [] : ["_ = fields"]

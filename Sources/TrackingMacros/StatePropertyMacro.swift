@@ -27,8 +27,9 @@ extension TrackedStatePropertyMacro: AccessorMacro {
     let registrar = Names.state.registrarVariable
     // An `unowned` reference may point to a deallocated object, which must not be
     // loaded: such a field is only stamped when written, never compared.
+    // `@TrackedEquality(.always)`: every write is stamped, and compared by its stamp.
     let noteWrite =
-      variable.isUnowned
+      variable.isUnowned || EqualityRuleSyntax(of: variable) == .always
       ? "\(registrar).noteWrite(property: \(id))"
       : "\(registrar).noteWrite(of: _\(name), property: \(id))"
     return [

@@ -18,6 +18,8 @@
 ///
 /// The rule decides only whether a *set* notifies; an in-place mutation
 /// (`editor.row.title += "!"`) always does, as before. The value is stored either way.
+/// On a field of a ``TrackedState()`` struct, the rule is what the store's comparison
+/// counts as a change of that field (`.always`: every write).
 public enum TrackedEqualityRule: Sendable, Hashable {
   /// `==`: an equal value notifies no one. The default for `Equatable` values; writing
   /// it makes the compiler check that the type is `Equatable`.

@@ -37,6 +37,41 @@ extension StateChanges {
     if old != new { record(fields.observation, id) }
   }
 
+  /// `@TrackedEquality(.identity)`: compares an object field by identity, whatever `==`
+  /// says. (Called only by macro expansions.)
+  @inlinable @inline(__always)
+  public mutating func _fieldByIdentity<Value: AnyObject>(_ id: Int, of fields: Fields, _ old: Value, _ new: Value) {
+    if TrackingRegistrar._notifiesUnlessIdentical(old, new) { record(fields.observation, id) }
+  }
+
+  /// `@TrackedEquality(.identity)` for an optional reference.
+  @inlinable @inline(__always)
+  public mutating func _fieldByIdentity<Value: AnyObject>(_ id: Int, of fields: Fields, _ old: Value?, _ new: Value?) {
+    if TrackingRegistrar._notifiesUnlessIdentical(old, new) { record(fields.observation, id) }
+  }
+
+  /// `@TrackedEquality(.equality)`: compares with `==` (the type must be `Equatable`).
+  @inlinable @inline(__always)
+  public mutating func _fieldByEquality<Value: Equatable>(_ id: Int, of fields: Fields, _ old: Value, _ new: Value) {
+    if TrackingRegistrar._notifiesUnlessEqual(old, new) { record(fields.observation, id) }
+  }
+
+  /// `@TrackedEquality(using:)`: changed when `isEqual` says the values differ.
+  @inlinable @inline(__always)
+  public mutating func _field<Value>(
+    _ id: Int, of fields: Fields, _ old: Value, _ new: Value, unlessEqualBy isEqual: (Value, Value) -> Bool
+  ) {
+    if TrackingRegistrar._notifies(old, new, unlessEqualBy: isEqual) { record(fields.observation, id) }
+  }
+
+  /// `@TrackedEquality(by:)`: changed when the values differ at `key`.
+  @inlinable @inline(__always)
+  public mutating func _field<Value, Key: Equatable>(
+    _ id: Int, of fields: Fields, _ old: Value, _ new: Value, unlessSameAt key: KeyPath<Value, Key>
+  ) {
+    if TrackingRegistrar._notifies(old, new, unlessSameAt: key) { record(fields.observation, id) }
+  }
+
   /// Compares a state field: a new identity notifies the field's readers; the same
   /// identity is compared inside, and notifies only what changed there.
   @inlinable @inline(__always)

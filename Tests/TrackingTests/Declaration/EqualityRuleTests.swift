@@ -85,3 +85,37 @@ struct EqualityRuleTests {
     #expect(reRuns({ _ = model.byRevision }) { model.byRevision.note += "!" } == 1)
   }
 }
+
+@TrackedState struct EqualityRuleState {
+  var byDefault = ContentDocument("a")
+  @TrackedEquality(.identity) var byIdentity = ContentDocument("a")
+  @TrackedEquality(.always) var always = 0
+  @TrackedEquality(by: \RevisedRow.revision) var byRevision = RevisedRow(revision: 1, note: "")
+  @TrackedEquality(using: Outline.isSameShape) var byShape = Outline(points: [1, 2])
+}
+
+@Suite("@TrackedEquality on @TrackedState fields")
+struct StateEqualityRuleTests {
+  /// How many times an observation of `read` re-ran while `write` ran.
+  private func reRuns(_ read: @escaping @Sendable () -> Void, during write: () -> Void) -> Int {
+    let runs = Locked(0)
+    let token = observe {
+      read()
+      runs.withLock { $0 += 1 }
+    }
+    write()
+    token.cancel()
+    return runs.withLock { $0 } - 1
+  }
+
+  @Test func eachRuleDecidesForItsField() {
+    let box = UncheckedSendable(StateStore(EqualityRuleState()))
+    #expect(reRuns({ _ = box.value.byDefault }) { box.value.byDefault = ContentDocument("a") } == 0)
+    #expect(reRuns({ _ = box.value.byIdentity }) { box.value.byIdentity = ContentDocument("a") } == 1)
+    #expect(reRuns({ _ = box.value.always }) { box.value.always = 0 } == 1)
+    #expect(reRuns({ _ = box.value.byRevision }) { box.value.byRevision = RevisedRow(revision: 1, note: "x") } == 0)
+    #expect(reRuns({ _ = box.value.byRevision }) { box.value.byRevision = RevisedRow(revision: 2, note: "x") } == 1)
+    #expect(reRuns({ _ = box.value.byShape }) { box.value.byShape = Outline(points: [5, 6]) } == 0)
+    #expect(reRuns({ _ = box.value.byShape }) { box.value.byShape = Outline(points: [5]) } == 1)
+  }
+}
