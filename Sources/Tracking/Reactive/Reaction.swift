@@ -34,9 +34,25 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     /// the end of the change's batch for a did-set. `willChange`, if given, is called at
     /// every will-set heard, before the value changes. `changedAgain`, if given, is
     /// called for each change that arrives after the owner was told and before it ran
-    /// (a debounce restarts its timer).
-    case owner(
-      willChange: (@Sendable () -> Void)?, needsRun: @Sendable () -> Void, changedAgain: (@Sendable () -> Void)?)
+    /// (a debounce restarts its timer). (The callbacks are in one object, so that the
+    /// schedule stays one word wide and cheap to test on every change.)
+    case owner(OwnerCallbacks)
+  }
+
+  /// The callbacks of an ``Schedule/owner(_:)`` schedule.
+  package final class OwnerCallbacks: Sendable {
+    let willChange: (@Sendable () -> Void)?
+    let needsRun: @Sendable () -> Void
+    let changedAgain: (@Sendable () -> Void)?
+
+    init(
+      willChange: (@Sendable () -> Void)?, needsRun: @escaping @Sendable () -> Void,
+      changedAgain: (@Sendable () -> Void)?
+    ) {
+      self.willChange = willChange
+      self.needsRun = needsRun
+      self.changedAgain = changedAgain
+    }
   }
 
   let options: TrackingOptions
@@ -85,7 +101,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     needsRun: @escaping @Sendable () -> Void
   ) {
     self.options = options
-    self.schedule = .owner(willChange: willChange, needsRun: needsRun, changedAgain: changedAgain)
+    self.schedule = .owner(OwnerCallbacks(willChange: willChange, needsRun: needsRun, changedAgain: changedAgain))
     hearsEveryChange = changedAgain != nil
     boundOwner = nil
     body = nil
@@ -139,7 +155,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     recordCause(.willSet, change)
     // Heard only to read the old value (introspection).
     guard hearsWillSet else { return }
-    if case .owner(let willChange?, _, _) = schedule {
+    if case .owner(let owner) = schedule, let willChange = owner.willChange {
       let thread = tracking_current_thread()
       if state.withLock({ !$0.cancelled && !Self.isOwnChange($0, thread: thread) }) { willChange() }
       return
@@ -244,13 +260,14 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     act(on: start)
   }
 
+  @inline(__always)
   private func act(on start: RunStart) {
     switch start {
     case .now(let change): runLoop(change)
     case .scheduled: scheduleRun()
     case .queue: NotificationBatch.enqueue(queued: self)
-    case .tellOwner: if case .owner(_, let needsRun, _) = schedule { needsRun() }
-    case .changedAgain: if case .owner(_, _, let changedAgain?) = schedule { changedAgain() }
+    case .tellOwner: if case .owner(let owner) = schedule { owner.needsRun() }
+    case .changedAgain: if case .owner(let owner) = schedule { owner.changedAgain?() }
     case .none: break
     }
   }
@@ -319,13 +336,13 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   private func tellOwnerIfNeeded() {
-    guard case .owner(_, let needsRun, _) = schedule else { return }
+    guard case .owner(let owner) = schedule else { return }
     let tell = state.withLock { state -> Bool in
       guard !state.cancelled, state.isStale, !state.scheduled else { return false }
       state.scheduled = true
       return true
     }
-    if tell { needsRun() }
+    if tell { owner.needsRun() }
   }
 
   /// One run, marked as under way on this thread: pulls first if only computations
