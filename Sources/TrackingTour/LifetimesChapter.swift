@@ -18,6 +18,8 @@ final class TourFeed: @unchecked Sendable {
 
 @Trackable final class TourTicker: @unchecked Sendable {
   var price = 0.0
+  /// Every write of a quote is an event, even of the same price.
+  @TrackedEquality(.always) var lastQuote = 0.0
   @TrackingIgnored var hooks: TrackingToken?
 
   init(feed: TourFeed) {
@@ -65,6 +67,18 @@ enum LifetimesChapter {
     first.cancel()
     second.cancel()
     Narrator.say("none left: \(feed.live) live subscriptions")
+
+    let quotes = TourLog()
+    let quoteWatch = observe { quotes.lines.append("quote \(ticker.lastQuote)") }
+    ticker.lastQuote = 0  // the same value, but `.always`: a change
+    let parity = TourLog()
+    let reaction = react(to: { Int(ticker.price) % 2 }) { value in parity.lines.append("parity \(value)") }
+    ticker.price = 2  // parity 0 again: no effect
+    ticker.price = 3
+    Narrator.say(
+      "@TrackedEquality(.always): \(quotes.lines.count) runs for 2 writes of 0; react(to:) on a parity: \(parity.lines)")
+    quoteWatch.cancel()
+    reaction.cancel()
   }
 }
 
