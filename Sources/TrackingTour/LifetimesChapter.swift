@@ -35,13 +35,13 @@ enum LifetimesChapter {
 
     // The SwiftUI pitfall: a @State model's initializer may run several times.
     weak var dropped: TourDraft?
+    let kept = TourDraft("one two")
     do {
-      let kept = TourDraft("one two")
       let discarded = TourDraft("a discarded copy")
       dropped = discarded
-      kept.text = "one two three"
-      Narrator.say("a model observing itself from init: \(kept.words) words; the discarded copy released: \(dropped == nil)")
     }
+    kept.text = "one two three"
+    Narrator.say("a model observing itself from init: \(kept.words) words; the discarded copy released: \(dropped == nil)")
 
     let inbox = TourInbox()
     let log = TourLog()
@@ -76,7 +76,8 @@ enum LifetimesChapter {
     ticker.price = 2  // parity 0 again: no effect
     ticker.price = 3
     Narrator.say(
-      "@TrackedEquality(.always): \(quotes.lines.count) runs for 2 writes of 0; react(to:) on a parity: \(parity.lines)")
+      "@TrackedEquality(.always): writing the same quote re-ran its observer \(quotes.lines.count - 1) time; "
+        + "react(to:) on the price's parity (0 → 0 → 1): \(parity.lines)")
     quoteWatch.cancel()
     reaction.cancel()
   }
