@@ -28,20 +28,20 @@ struct Outline: Sendable {
   @TrackedEquality(using: Outline.isSameShape) var byShape = Outline(points: [1, 2])
 }
 
+/// How many times an observation of `read` ran after its first run, while `write` ran.
+private func reRuns(_ read: @escaping @Sendable () -> Void, during write: () -> Void) -> Int {
+  let runs = Locked(0)
+  let token = observe {
+    read()
+    runs.withLock { $0 += 1 }
+  }
+  write()
+  token.cancel()
+  return runs.withLock { $0 } - 1
+}
+
 @Suite("@TrackedEquality: what counts as a change, per property")
 struct EqualityRuleTests {
-  /// How many times an observation of `read` ran after its first run, while `write` ran.
-  private func reRuns(_ read: @escaping @Sendable () -> Void, during write: () -> Void) -> Int {
-    let runs = Locked(0)
-    let token = observe {
-      read()
-      runs.withLock { $0 += 1 }
-    }
-    write()
-    token.cancel()
-    return runs.withLock { $0 } - 1
-  }
-
   @Test func byDefaultAnEqualObjectIsNoChange() {
     let model = EqualityRules()
     #expect(reRuns({ _ = model.byDefault }) { model.byDefault = ContentDocument("a") } == 0)
@@ -96,18 +96,6 @@ struct EqualityRuleTests {
 
 @Suite("@TrackedEquality on @TrackedState fields")
 struct StateEqualityRuleTests {
-  /// How many times an observation of `read` re-ran while `write` ran.
-  private func reRuns(_ read: @escaping @Sendable () -> Void, during write: () -> Void) -> Int {
-    let runs = Locked(0)
-    let token = observe {
-      read()
-      runs.withLock { $0 += 1 }
-    }
-    write()
-    token.cancel()
-    return runs.withLock { $0 } - 1
-  }
-
   @Test func eachRuleDecidesForItsField() {
     let box = UncheckedSendable(StateStore(EqualityRuleState()))
     #expect(reRuns({ _ = box.value.byDefault }) { box.value.byDefault = ContentDocument("a") } == 0)
