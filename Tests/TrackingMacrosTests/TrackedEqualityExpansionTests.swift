@@ -223,3 +223,132 @@ let equalityMacros: [String: MacroSpec] = [
   "TrackedProperty": MacroSpec(type: TrackedPropertyMacro.self),
   "TrackedEquality": MacroSpec(type: TrackedEqualityMacro.self),
 ]
+
+/// `@TrackedEquality` on `@TrackedState` fields: the write note and the comparison each
+/// rule asks for.
+@Suite(.macros(stateEqualityMacros, record: .missing))
+struct TrackedStateEqualityExpansionTests {
+  @Test func eachRuleWritesItsComparison() {
+    assertMacro {
+      """
+      @TrackedState
+      struct Editor {
+        @TrackedEquality(.always) var ping = 0
+        @TrackedEquality(.identity) var document: Document
+        @TrackedEquality(by: \\Row.revision) var row: Row
+      }
+      """
+    } expansion: {
+      #"""
+      struct Editor {
+        var ping {
+          @storageRestrictions(initializes: _ping)
+          init(initialValue) {
+            _ping = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 0, name: "ping")
+            return _ping
+          }
+          set {
+            _$stateRegistrar.noteWrite(property: 0)
+            _ping = newValue
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 0, name: "ping")
+            _$stateRegistrar.noteWrite(property: 0)
+            yield &_ping
+          }
+        }
+
+        @TrackingIgnored private var _ping = 0
+        var document: Document {
+          @storageRestrictions(initializes: _document)
+          init(initialValue) {
+            _document = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 1, name: "document")
+            return _document
+          }
+          set {
+            _$stateRegistrar.noteWrite(of: _document, property: 1)
+            _document = newValue
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 1, name: "document")
+            _$stateRegistrar.noteWrite(of: _document, property: 1)
+            yield &_document
+          }
+        }
+
+        @TrackingIgnored private var _document: Document
+        var row: Row {
+          @storageRestrictions(initializes: _row)
+          init(initialValue) {
+            _row = initialValue
+          }
+          get {
+            _$stateRegistrar.access(Self.self, property: 2, name: "row")
+            return _row
+          }
+          set {
+            _$stateRegistrar.noteWrite(of: _row, property: 2)
+            _row = newValue
+          }
+          _modify {
+            _$stateRegistrar.access(Self.self, property: 2, name: "row")
+            _$stateRegistrar.noteWrite(of: _row, property: 2)
+            yield &_row
+          }
+        }
+
+        @TrackingIgnored private var _row: Row
+
+        private(set) var _$stateRegistrar = Tracking.StateRegistrar()
+
+        func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
+          guard let fields = changes.fields(old._$stateRegistrar, _$stateRegistrar) else {
+            return true
+          }
+          changes.field(0, of: fields)
+          changes._fieldByIdentity(1, of: fields, old._document, _document)
+          changes._field(2, of: fields, old._row, _row, unlessSameAt: \Row.revision)
+          return false
+        }
+
+        func _$claim(for owner: Tracking.StateOwner) -> Bool {
+          guard _$stateRegistrar.claim(for: owner) else {
+            return false
+          }
+          if !owner.claim(_ping) {
+            return false
+          }
+          if !owner.claim(_document) {
+            return false
+          }
+          if !owner.claim(_row) {
+            return false
+          }
+          return true
+        }
+
+        mutating func _$reidentify(for owner: Tracking.StateOwner) {
+          _$stateRegistrar.reidentify(for: owner)
+          owner.reidentify(&_ping)
+          owner.reidentify(&_document)
+          owner.reidentify(&_row)
+        }
+      }
+
+      extension Editor: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
+        var _$identity: Tracking.StateIdentity {
+          _$stateRegistrar.identity
+        }
+      }
+      """#
+    }
+  }
+}
+
+let stateEqualityMacros = stateMacros.merging(["TrackedEquality": MacroSpec(type: TrackedEqualityMacro.self)]) { $1 }
