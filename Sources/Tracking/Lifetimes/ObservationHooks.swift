@@ -21,9 +21,11 @@ extension Trackable {
   /// }
   /// ```
   ///
-  /// - **Observer** means anything that would hear a change of the property: a
-  ///   continuous observation, a derived value, a ``TrackedValues`` iteration, a
-  ///   one-shot tracking (a SwiftUI view's), Apple's tracking through the relay.
+  /// - **Observer** means anything of this library that would hear a change of the
+  ///   property: a continuous observation, a derived value, a ``TrackedValues``
+  ///   iteration, a one-shot tracking (`TrackedView`'s included). A SwiftUI view that
+  ///   tracks the object through Apple's registrar (the relay, iOS 17 and later) is
+  ///   Apple's observer, not ours, and is not counted.
   /// - **When.** `observed` runs right after the first observer is installed, on the
   ///   thread that installed it (usually inside the observer's first run);
   ///   `unobserved` when the last one is removed: when it is cancelled, or — for a
