@@ -50,8 +50,9 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
   }
 
   @usableFromInline let producer: Producer
-  /// The lifetime of the owner the sequence was made in, if any.
-  @usableFromInline let lifetime: IterationLifetime?
+  /// Made inside an owner: owns the sequence's iterations, and ends with that owner
+  /// (iterations start later, on other threads, where the owner is not current).
+  @usableFromInline let lifetime: ScopeOwnership?
 
   /// A sequence of the values of `emit`, which runs isolated to the caller's actor.
   public init(
@@ -69,7 +70,13 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
 
   init(producer: Producer) {
     self.producer = producer
-    lifetime = IterationLifetime.ofCurrentOwner()
+    if LifetimeOwner.current != nil {
+      let lifetime = ScopeOwnership()
+      lifetime.beOwnedByTheCurrentOwner()
+      self.lifetime = lifetime
+    } else {
+      lifetime = nil
+    }
   }
 
   public func makeAsyncIterator() -> Iterator {
@@ -86,9 +93,11 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
     @usableFromInline var signal: RunSignal? = RunSignal()
     @usableFromInline var started = false
 
-    init(producer: Producer, lifetime: IterationLifetime?) {
+    init(producer: Producer, lifetime: ScopeOwnership?) {
       self.producer = producer
-      if let lifetime, let signal { lifetime.adopt(signal) }
+      if let lifetime, let signal {
+        lifetime.own(Owned(end: { [weak signal] in signal?.cancel() }, hasEnded: { [weak signal] in signal == nil }))
+      }
     }
 
     @inlinable
@@ -257,53 +266,5 @@ final class RunSignal: @unchecked Sendable {
     // Nobody can wait any more; release the reaction's observer now rather than when
     // its property next changes.
     reaction.cancel()
-  }
-}
-
-/// The owner a ``TrackedValues`` sequence was made in, as its iterations see it: made
-/// on the owner's thread when the sequence is, it ends every iteration of the sequence
-/// when the owner ends (iterations start later, on other threads, where the owner is
-/// not current).
-@usableFromInline
-final class IterationLifetime: @unchecked Sendable {
-  // `@unchecked Sendable`: `state` is behind its lock.
-  private struct State {
-    var ended = false
-    var signals: [Weak] = []
-  }
-
-  private struct Weak {
-    weak var signal: RunSignal?
-  }
-
-  private let state = Locked(State())
-
-  /// A lifetime owned by the current owner, or `nil` outside any.
-  static func ofCurrentOwner() -> IterationLifetime? {
-    guard let owner = LifetimeOwner.current else { return nil }
-    let lifetime = IterationLifetime()
-    owner.own(Owned(end: { lifetime.end() }))
-    return lifetime
-  }
-
-  /// Ends `signal` with the owner (at once if it has ended).
-  func adopt(_ signal: RunSignal) {
-    let ended = state.withLock { state -> Bool in
-      if !state.ended {
-        state.signals.removeAll { $0.signal == nil }
-        state.signals.append(Weak(signal: signal))
-      }
-      return state.ended
-    }
-    if ended { signal.cancel() }
-  }
-
-  private func end() {
-    let signals = state.withLock { state -> [Weak] in
-      state.ended = true
-      defer { state.signals = [] }
-      return state.signals
-    }
-    for entry in signals { entry.signal?.cancel() }
   }
 }

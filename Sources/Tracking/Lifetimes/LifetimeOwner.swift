@@ -14,6 +14,7 @@ import CTrackingSupport
 /// duration of ``makeCurrent(_:)``, which restores the previous value on the way out.
 /// The caller of `makeCurrent` keeps the owner alive meanwhile, so a non-`nil` slot is
 /// always a live owner of this thread's current work.
+@usableFromInline
 package class LifetimeOwner: @unchecked Sendable {
   // `@unchecked Sendable`: the subclasses guard their state (see each).
 
@@ -34,15 +35,6 @@ package class LifetimeOwner: @unchecked Sendable {
   final func makeCurrent<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
     let previous = tracking_current_owner()
     tracking_set_current_owner(Unmanaged.passUnretained(self).toOpaque())
-    defer { tracking_set_current_owner(previous) }
-    return try body()
-  }
-
-  /// Runs `body` with no owner current: what it starts belongs to nobody but the
-  /// handles it returns.
-  static func withoutOwner<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-    let previous = tracking_current_owner()
-    tracking_set_current_owner(nil)
     defer { tracking_set_current_owner(previous) }
     return try body()
   }

@@ -35,7 +35,6 @@ package final class LifetimeRecorder: @unchecked Sendable {
     weak var object: AnyObject?
     let kind: Kind
     let site: SourceSite?
-    let order: Int
   }
 
   private let entries = Locked<[Entry]>([])
@@ -80,7 +79,7 @@ package final class LifetimeRecorder: @unchecked Sendable {
 
   private func add(_ object: AnyObject, kind: Kind, site: SourceSite?) {
     entries.withLock { entries in
-      entries.append(Entry(object: object, kind: kind, site: site, order: entries.count))
+      entries.append(Entry(object: object, kind: kind, site: site))
     }
   }
 

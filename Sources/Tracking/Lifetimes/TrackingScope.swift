@@ -49,7 +49,7 @@ public final class TrackingScope: Sendable, Hashable {
   public init(fileID: StaticString = #fileID, line: UInt = #line) {
     let ownership = ScopeOwnership()
     self.ownership = ownership
-    LifetimeOwner.current?.own(Owned(end: { ownership.end() }, hasEnded: { ownership.isEnded }))
+    ownership.beOwnedByTheCurrentOwner()
     LifetimeRecorder.register(ownership, kind: .scope, site: SourceSite(fileID: fileID, line: line))
   }
 
@@ -96,9 +96,11 @@ public final class TrackingScope: Sendable, Hashable {
   public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-/// The owner behind a ``TrackingScope``: what it owns, under a lock (a scope may be
-/// run on one thread and cancelled on another).
-final class ScopeOwnership: LifetimeOwner, TrackingCancellable, @unchecked Sendable {
+/// The owner behind a ``TrackingScope`` (and behind each ``TrackedValues`` sequence made
+/// inside an owner, which owns the sequence's iterations): what it owns, under a lock (a
+/// scope may be run on one thread and cancelled on another).
+@usableFromInline
+final class ScopeOwnership: LifetimeOwner, @unchecked Sendable {
   private struct State {
     var ended = false
     var owned: [Owned] = []
@@ -133,11 +135,9 @@ final class ScopeOwnership: LifetimeOwner, TrackingCancellable, @unchecked Senda
     LifetimeOwner.end(owned)
   }
 
-  @discardableResult
-  func cancel() -> Bool {
-    let first = !isEnded
-    end()
-    return first
+  /// Makes this ownership end with the current owner, if there is one.
+  func beOwnedByTheCurrentOwner() {
+    LifetimeOwner.current?.own(Owned(end: { [self] in end() }, hasEnded: { [self] in isEnded }))
   }
 
   var isEnded: Bool { state.withLock { $0.ended } }
