@@ -3,6 +3,7 @@
 _Thread_local void *tracking_current_scope_storage = NULL;
 _Thread_local void *tracking_current_batch_storage = NULL;
 _Thread_local void *tracking_current_owner_storage = NULL;
+_Thread_local int tracking_relaying_own_change_storage = 0;
 
 tracking_atomic_word tracking_interop_flags_storage = { 0 };
 

@@ -86,7 +86,8 @@ struct FailedWriteTests {
 
     storage.isFailingWrites = true  // the disk is full
     persisted.model.query = "lost?"
-    try await eventually { persisted.failedSaveCount == 1 }
+    // (The writer counts the failure a moment before it reports it.)
+    try await eventually { persisted.failedSaveCount == 1 && !errors.errors.isEmpty }
     guard case .writeFailed(let underlying)? = errors.errors.first else {
       Issue.record("expected a write failure, got \(errors.errors)")
       return

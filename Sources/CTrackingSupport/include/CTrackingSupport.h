@@ -54,6 +54,20 @@ static inline __attribute__((always_inline)) void tracking_set_current_owner(voi
   tracking_current_owner_storage = owner;
 }
 
+/// Non-zero while the calling thread relays a will-set of one of our own objects to
+/// Apple's registrar (see TrackingInterop.swift): Apple's `onChange` callbacks that run
+/// then were fired by our object, not by an Apple one.
+extern _Thread_local int tracking_relaying_own_change_storage
+    __attribute__((tls_model("initial-exec")));
+
+static inline __attribute__((always_inline)) int tracking_relaying_own_change(void) {
+  return tracking_relaying_own_change_storage;
+}
+
+static inline __attribute__((always_inline)) void tracking_set_relaying_own_change(int value) {
+  tracking_relaying_own_change_storage = value;
+}
+
 /// The calling thread's batch of deferred did-set notifications, or NULL
 /// (see NotificationBatch.swift). Initial-exec, like the scope slot.
 extern _Thread_local void *_Nullable tracking_current_batch_storage

@@ -105,6 +105,11 @@ public enum TrackingInterop {
 
   // MARK: Relaying our objects to Apple
 
+  /// Whether the calling thread is relaying a will-set of one of our objects: an Apple
+  /// `onChange` running now was fired by our object, which reports its change to our
+  /// own observers too (and then a did-set).
+  static var isRelayingOwnChange: Bool { tracking_relaying_own_change() != 0 }
+
   @usableFromInline
   enum RelayEvent { case access, willSet, didSet }
 
@@ -126,7 +131,12 @@ public enum TrackingInterop {
         AppleRelay.of(storage)._withUnsafeGuaranteedRef { relay in
           switch event {
           case .access: relay.registrar.access(relay, keyPath: keyPath)
-          case .willSet: relay.registrar.willSet(relay, keyPath: keyPath)
+          case .willSet:
+            // Nested relays (an `onChange` that writes) restore what they found.
+            let outer = tracking_relaying_own_change()
+            tracking_set_relaying_own_change(1)
+            defer { tracking_set_relaying_own_change(outer) }
+            relay.registrar.willSet(relay, keyPath: keyPath)
           case .didSet: relay.registrar.didSet(relay, keyPath: keyPath)
           }
         }

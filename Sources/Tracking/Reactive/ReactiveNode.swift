@@ -102,7 +102,10 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
 
   /// An Apple `@Observable` property read by the latest run is about to change (with
   /// ``TrackingInterop/observesAppleObservables`` on), on the mutating thread.
-  func appleSourceWillChange() {}
+  /// `relayed`: the property is one of our objects', relayed to Apple (a nested node's
+  /// run relays its reads into the Apple tracking around it), whose change also comes,
+  /// will-set and did-set, through our own observers.
+  func appleSourceWillChange(relayed: Bool) {}
 
   /// Called by the batch that queued this node, when it drains.
   func flush() {}

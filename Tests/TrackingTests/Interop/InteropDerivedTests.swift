@@ -1,0 +1,46 @@
+import Observation
+import Testing
+@_spi(Testing) import Tracking
+
+/// Derived values with relaying on and Apple objects observed. In the serialized interop suite: the switches are
+/// process-wide.
+extension InteropTests {
+  /// An Apple tracking around the read of a derived value (a SwiftUI body) hears a
+  /// change of the value's inputs, also when the value's run is made inside Apple's
+  /// tracking of its own (both switches on).
+  @Test(.observingAppleObjects) func appleTrackingAroundADerivedValueHearsItsInputsWithBothSwitchesOn() {
+    let wasOn = TrackingInterop.relaysToAppleObservation
+    TrackingInterop.relaysToAppleObservation = true
+    defer { TrackingInterop.relaysToAppleObservation = wasOn }
+
+    let inputs = DerivedInputs()
+    let parity = Derived { inputs.a % 2 }
+    let log = EventLog()
+    withObservationTracking { _ = parity.value } onChange: { log("apple saw a change") }
+    inputs.b = 20  // not read
+    #expect(log.events.isEmpty)
+    inputs.a = 4
+    #expect(log.events == ["apple saw a change"])
+    #expect(parity.value == 0)
+  }
+
+  /// The bug: with both switches on, a derived value's run inside Apple's tracking took
+  /// our own objects, relayed by a nested value's run, for Apple ones, so after each
+  /// change it was recomputed at every read instead of once.
+  @Test(.observingAppleObjects) func withBothSwitchesOnADiamondRecomputesEachValueOncePerChange() {
+    let wasOn = TrackingInterop.relaysToAppleObservation
+    TrackingInterop.relaysToAppleObservation = true
+    defer { TrackingInterop.relaysToAppleObservation = wasOn }
+
+    let diamond = Diamond()
+    #expect(diamond.d.value == 5)
+    for a in 2...6 {
+      diamond.inputs.a = a
+      #expect(diamond.d.value == 5 * a)
+      #expect(diamond.d.value == 5 * a)
+    }
+    #expect(diamond.b.recomputeCount == 6)
+    #expect(diamond.c.recomputeCount == 6)
+    #expect(diamond.d.recomputeCount == 6)
+  }
+}
