@@ -68,6 +68,13 @@ func scopeLoop<M>(_ n: Int, _ watch: Stopwatch, _ make: () -> M, _ scope: (M) ->
   consume(objects)
 }
 
+/// `object`, after one untimed read of it through `read`.
+@inline(__always)
+func readOnce<M>(_ object: M, _ read: (M) -> Int) -> M {
+  consume(read(object))
+  return object
+}
+
 /// `n` fresh objects, each with `observers` one-shot observers of p0 installed
 /// untimed; the timed part is one write of p0 per object, which fires them all.
 @inline(__always)
@@ -288,6 +295,68 @@ extension Operation {
       .time([.ours: relaying(ours)]))
   }
 
+  /// What a SwiftUI view does with a model: Apple's tracking (the view's body) around
+  /// a read. Apple: its own `@Observable` object; ours: a `@Trackable` object,
+  /// relaying to Apple (as where SwiftUI exists), so that Apple's tracking sees it.
+  /// Each object was read once before, untimed: ours makes its relay to Apple then, as
+  /// Apple's object made its registrar in its initializer (``viewFirstRead`` times both).
+  static let viewRead = Operation(
+    "view.read.relay", "Apple's tracking scope (a view body) reading 1 property of a model read before; ours relays to Apple",
+    iterations: 5_000, quick: 20,
+    .time([
+      .apple: { n, w in
+        scopeLoop(n, w, { readOnce(Apple4()) { $0.p0 } }) { m in
+          consume(withObservationTracking { m.p0 } onChange: { fire() })
+        }
+      },
+      .ours: relaying { n, w in
+        scopeLoop(n, w, { readOnce(Ours4()) { $0.p0 } }) { m in
+          consume(withObservationTracking { m.p0 } onChange: { fire() })
+        }
+      },
+    ]))
+
+  /// A model made and shown at once: its creation and the first read by Apple's
+  /// tracking, both timed (ours makes its relay to Apple at that read).
+  static let viewFirstRead = Operation(
+    "view.first-read.relay", "make a model, then Apple's tracking scope reads 1 property; ours relays to Apple",
+    iterations: 5_000, quick: 20,
+    .time([
+      .apple: { n, w in
+        scopeLoop(n, w, { () }) { _ in
+          let m = Apple4()
+          consume(withObservationTracking { m.p0 } onChange: { fire() })
+          consume(m)
+        }
+      },
+      .ours: relaying { n, w in
+        scopeLoop(n, w, { () }) { _ in
+          let m = Ours4()
+          consume(withObservationTracking { m.p0 } onChange: { fire() })
+          consume(m)
+        }
+      },
+    ]))
+
+  /// ``viewRead``, then a write of the property, which fires Apple's `onChange`.
+  static let viewCycle = Operation(
+    "view.cycle.relay", "Apple's tracking scope reading 1 property, write it, onChange runs; ours relays to Apple",
+    iterations: 200_000, quick: 50,
+    .time([
+      .apple: { n, w in
+        cycleLoop(n, w, Apple4.init) { m in
+          consume(withObservationTracking { m.p0 } onChange: { fire() })
+          m.p0 &+= 1
+        }
+      },
+      .ours: relaying { n, w in
+        cycleLoop(n, w, Ours4.init) { m in
+          consume(withObservationTracking { m.p0 } onChange: { fire() })
+          m.p0 &+= 1
+        }
+      },
+    ]))
+
   // Memory
 
   static let bytesPerObject = Operation(
@@ -404,7 +473,7 @@ extension Operation {
     ] + scaleInObjects + [
       write0, write1, write100, write100Other,
       cycle1, cycle4,
-    ] + relayed
+    ] + relayed + [viewRead, viewFirstRead, viewCycle]
     + [
       bytesPerObject, bytesPerObjectUsed, pendingScopesBytes, pendingScopesTime,
       graphFrame, graphEvaluations,

@@ -303,8 +303,8 @@ static inline void tracking_lock_unlock(tracking_lock *_Nonnull l) {
 /// - `observedMask`: the properties that installed observers watch (under the lock);
 /// - `changeEpoch`: counts changes of read properties, so that an install can tell
 ///   whether another thread changed something after the scope read it;
-/// - `appleRelay`: the object relaying to Apple's registrar once there is one (an
-///   unretained pointer, published once; the registrar's state owns it);
+/// - `appleRelay`: the object relaying to Apple's registrar once there is one (a
+///   retained pointer, published once and released when the storage goes);
 /// - the lock;
 /// - `willSetMask`: the properties that installed observers hearing will-sets watch,
 ///   in 32 bits (bit 31 stands for every property numbered 31 or more), so a write

@@ -127,17 +127,18 @@ public enum TrackingInterop {
   private static func relay(_ event: RelayEvent, _ storage: RegistrarStorage, _ id: Int) {
     #if canImport(Observation)
       if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
-        let keyPath = AppleRelay.keyPath(id)
         AppleRelay.of(storage)._withUnsafeGuaranteedRef { relay in
-          switch event {
-          case .access: relay.registrar.access(relay, keyPath: keyPath)
-          case .willSet:
-            // Nested relays (an `onChange` that writes) restore what they found.
-            let outer = tracking_relaying_own_change()
-            tracking_set_relaying_own_change(1)
-            defer { tracking_set_relaying_own_change(outer) }
-            relay.registrar.willSet(relay, keyPath: keyPath)
-          case .didSet: relay.registrar.didSet(relay, keyPath: keyPath)
+          relay.withKeyPath(id) { keyPath in
+            switch event {
+            case .access: relay.registrar.access(relay, keyPath: keyPath)
+            case .willSet:
+              // Nested relays (an `onChange` that writes) restore what they found.
+              let outer = tracking_relaying_own_change()
+              tracking_set_relaying_own_change(1)
+              defer { tracking_set_relaying_own_change(outer) }
+              relay.registrar.willSet(relay, keyPath: keyPath)
+            case .didSet: relay.registrar.didSet(relay, keyPath: keyPath)
+            }
           }
         }
       }
@@ -206,7 +207,8 @@ public enum TrackingInterop {
 
 #if canImport(Observation)
   /// Stands in for one of our objects in Apple's registrar: property `id` of the
-  /// object is `\AppleRelay[property: id]` here. One relay per object, made on first
+  /// object is `\AppleRelay.p<id>` here (`\AppleRelay[property: id]` from 64 on).
+  /// One relay per object, made on first
   /// use and owned by the object's registrar storage. `@unchecked Sendable`: it holds
   /// only Apple's registrar, which is `Sendable`, and is immutable.
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
@@ -216,8 +218,9 @@ public enum TrackingInterop {
     subscript(property id: Int) -> Int { id }
 
     /// The relay of the object owning `storage`, made on first use. Once made it is
-    /// published in the storage's `appleRelay` word and read from there without the
-    /// lock (the storage's state keeps it alive as long as the storage lives).
+    /// published in the storage's `appleRelay` word, which holds the relay's one
+    /// reference (released when the storage goes), and read from there without the
+    /// lock.
     @inline(__always)
     static func of(_ storage: RegistrarStorage) -> Unmanaged<AppleRelay> {
       let published = tracking_atomic_load_acquire(&storage.sync.pointee.appleRelay)
@@ -227,34 +230,45 @@ public enum TrackingInterop {
       return make(for: storage)
     }
 
+    /// Makes the relay under the storage's lock, unless another thread just did.
     @inline(never)
     private static func make(for storage: RegistrarStorage) -> Unmanaged<AppleRelay> {
-      storage.withLock { state in
-        let extras = state.extrasCreatingIfNeeded()
-        if let relay = extras.appleRelay as? AppleRelay { return Unmanaged.passUnretained(relay) }
-        let relay = AppleRelay()
-        extras.appleRelay = relay
-        let unmanaged = Unmanaged.passUnretained(relay)
-        tracking_atomic_store_release(
-          &storage.sync.pointee.appleRelay, Int(bitPattern: unmanaged.toOpaque()))
-        return unmanaged
+      storage.withLock { _ in
+        let published = tracking_atomic_load_acquire(&storage.sync.pointee.appleRelay)
+        if let pointer = UnsafeRawPointer(bitPattern: published) {
+          return Unmanaged.fromOpaque(pointer)
+        }
+        let relay = Unmanaged.passRetained(AppleRelay())
+        tracking_atomic_store_release(&storage.sync.pointee.appleRelay, Int(bitPattern: relay.toOpaque()))
+        return relay
       }
     }
 
-    /// Key paths of the properties the macro numbers with small identifiers, made
-    /// once (the table is immutable and key paths are immutable objects, so reads
-    /// need no lock; `nonisolated(unsafe)` only because `KeyPath` is not `Sendable`).
-    nonisolated(unsafe) private static let commonKeyPaths: [KeyPath<AppleRelay, Int>] = (0..<64).map { \AppleRelay[property: $0] }
+    /// Key paths of the properties the macro numbers with small identifiers (below 64;
+    /// see AppleRelayKeyPaths.swift), made once and never released. Every relay holds the table, so that a relayed
+    /// read finds its key path with neither a once-check nor a retain.
+    nonisolated(unsafe) private static let commonTable: UnsafePointer<Unmanaged<KeyPath<AppleRelay, Int>>> = {
+      let table = UnsafeMutablePointer<Unmanaged<KeyPath<AppleRelay, Int>>>.allocate(capacity: 64)
+      for (id, keyPath) in AppleRelay.makeCommonKeyPaths().enumerated() { (table + id).initialize(to: .passRetained(keyPath)) }
+      return UnsafePointer(table)
+    }()
+
+    /// ``commonTable``, read once when the relay is made.
+    private let common = AppleRelay.commonTable
 
     /// Key paths of other identifiers, made on first use.
     private static let otherKeyPaths = Locked<[Int: KeyPath<AppleRelay, Int>]>([:])
 
-    /// Key paths are made once per identifier and reused, so that Apple's registrar
-    /// sees equal keys for every read and write of one property.
+    /// Calls `body` with the key path of property `id`. Key paths are made once per
+    /// identifier and reused, so that Apple's registrar sees equal keys for every read
+    /// and write of one property.
     @inline(__always)
-    static func keyPath(_ id: Int) -> KeyPath<AppleRelay, Int> {
-      if id >= 0 && id < 64 { return commonKeyPaths[id] }
-      return otherKeyPath(id)
+    func withKeyPath(_ id: Int, _ body: (KeyPath<AppleRelay, Int>) -> Void) {
+      if id >= 0 && id < 64 {
+        common[id]._withUnsafeGuaranteedRef(body)
+      } else {
+        body(Self.otherKeyPath(id))
+      }
     }
 
     @inline(never)

@@ -58,8 +58,6 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   final class Extras {
     /// Identifiers handed out to key paths that the macro did not number.
     var dynamicIDs: [AnyKeyPath: Int] = [:]
-    /// The object that relays to Apple's registrar, made on first use (interop only).
-    var appleRelay: AnyObject?
     /// How continuous observations refer to this storage (see ``StorageHandle``).
     var handle: StorageHandle?
     /// Sweeps asked for since the last one, on an object with many entries (see
@@ -102,6 +100,9 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
       state.pointee.observers.forEach { $0.notifyDeinit() }
     }
     withUnsafeMutablePointerToElements { sync in
+      // The relay to Apple's registrar, if one was made: the word holds its reference.
+      let relay = tracking_atomic_load_acquire(&sync.pointee.appleRelay)
+      if let relay = UnsafeRawPointer(bitPattern: relay) { Unmanaged<AnyObject>.fromOpaque(relay).release() }
       tracking_lock_destroy(&sync.pointee.lock)
       _ = sync.deinitialize(count: 1)
     }
