@@ -20,6 +20,7 @@ import CTrackingSupport
 /// Work that runs while the batch drains may write tracked properties: those writes'
 /// did-sets join this batch and run in the same loop. A batch belongs to one thread and
 /// is never shared: its storage lives on the stack of the call that opened it.
+@usableFromInline
 struct NotificationBatch {
   /// Something waiting in the batch.
   private enum Waiting {
@@ -43,26 +44,43 @@ struct NotificationBatch {
   }
 
   /// Whether a batch is open on this thread.
-  static var isOpen: Bool { tracking_current_batch() != nil }
+  @usableFromInline
+  static var isOpen: Bool {
+    @inline(__always) get { tracking_current_batch() != nil }
+  }
 
   /// Runs `body` inside a batch: the one already open on this thread, or a new one
   /// that is drained when `body` returns (also when it throws).
+  ///
+  /// Inlinable, so that a caller's `T` and `Failure` are known where the batch is
+  /// opened (unspecialized, this costs two metadata lookups per call).
+  @inlinable
   static func run<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
     if isOpen { return try body() }
     return try withUnsafeTemporaryAllocation(of: NotificationBatch.self, capacity: 1) {
       (buffer) throws(Failure) -> T in
       let pointer = buffer.baseAddress!
-      pointer.initialize(to: NotificationBatch())
-      tracking_set_current_batch(pointer)
-      defer {
-        drain(pointer)
-        tracking_set_current_batch(nil)
-        // Most batches end as they began, holding no reference (the queue empty, on
-        // the shared empty storage, which is never freed): nothing to release then.
-        if pointer.pointee.holdsReferences { pointer.deinitialize(count: 1) }
-      }
+      open(pointer)
+      defer { close(pointer) }
       return try body()
     }
+  }
+
+  /// Makes the batch at `pointer` (uninitialized memory) this thread's open batch.
+  @usableFromInline
+  static func open(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
+    pointer.initialize(to: NotificationBatch())
+    tracking_set_current_batch(pointer)
+  }
+
+  /// Drains the batch at `pointer` and closes it.
+  @usableFromInline
+  static func close(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
+    drain(pointer)
+    tracking_set_current_batch(nil)
+    // Most batches end as they began, holding no reference (the queue empty, on
+    // the shared empty storage, which is never freed): nothing to release then.
+    if pointer.pointee.holdsReferences { pointer.deinitialize(count: 1) }
   }
 
   /// Whether anything in this drained batch must be released: a source, or a list
@@ -217,6 +235,7 @@ struct SmallQueue<Element> {
 ///   meanwhile are delivered as usual, each with its own batch.
 /// - Callbacks that run at the end may write again; those changes are delivered in
 ///   the same loop, before `withTransaction` returns.
+@inlinable
 public func withTransaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
   try NotificationBatch.run(body)
 }

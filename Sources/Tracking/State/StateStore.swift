@@ -50,15 +50,22 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   /// The root state. Reading it records a read of the store.
   ///
   /// To change it, use ``mutate(_:)`` or a writable member (`store.count = 1`).
+  @inlinable
   public var state: State {
     registrar.access(self, property: 0, keyPath: \.state)
     return _state
   }
 
   /// Reads the state's member at `keyPath`.
+  ///
+  /// Inlined, so that the key path, a literal at the call site, is applied as a direct
+  /// read of the member.
+  @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    registrar.access(self, property: 0, keyPath: \.state)
-    return _state[keyPath: keyPath]
+    @inline(__always) get {
+      registrar.access(self, property: 0, keyPath: \.state)
+      return _state[keyPath: keyPath]
+    }
   }
 
   /// Reads or writes the state's member at `keyPath`; a write is
@@ -67,8 +74,9 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   /// A nested write such as `store.child.value = 3` reads `child`, sets `value` on that
   /// copy (which notifies no one) and stores the copy back through ``mutate(_:)``,
   /// which notifies the readers of `child.value`.
+  @inlinable
   public subscript<Value>(dynamicMember keyPath: WritableKeyPath<State, Value>) -> Value {
-    get {
+    @inline(__always) get {
       registrar.access(self, property: 0, keyPath: \.state)
       return _state[keyPath: keyPath]
     }
