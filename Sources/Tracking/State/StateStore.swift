@@ -116,18 +116,19 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   /// Stores `new`, a mutated copy of the state, notifying the readers of what changed.
   @inlinable
   func commit(_ new: inout State) {
-    let old = _state
     var changes = StateChanges(owner: owner)
-    if new._$reportChanges(from: old, into: &changes) {
+    // Compared with the stored state in place, and then swapped with it: `new` ends up
+    // holding the old state, which its owner (`mutate`'s copy) destroys. No copy.
+    if new._$reportChanges(from: _state, into: &changes) {
       // A new root: every reader of the store read `state`.
       owner.reidentify(&new)
       registrar.willSet(self, property: 0, keyPath: \.state)
-      _state = new
+      swap(&_state, &new)
       registrar.didSet(self, property: 0, keyPath: \.state)
     } else {
       if !changes.claimedAll { owner.reidentify(&new) }
       changes.willSet()
-      _state = new
+      swap(&_state, &new)
       changes.didSet()
     }
   }
