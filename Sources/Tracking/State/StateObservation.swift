@@ -31,6 +31,15 @@ final class StateObservation: ManagedBuffer<TrackingRegistrar, tracking_atomic_w
     return observation
   }
 
+  /// The number under which a ``StateStore`` records reads of its root value (its
+  /// `state`, and every member read through it) on the root's observation, so that a
+  /// read of `store.count` records one object, not the store and the root. The last
+  /// number a property set holds without allocating: in a struct of 64 fields or more,
+  /// field 63 shares it (its readers and the root's are then notified together, never
+  /// less).
+  @usableFromInline
+  static let rootID = 63
+
   /// The observers of the value's fields.
   @usableFromInline
   var registrar: TrackingRegistrar {

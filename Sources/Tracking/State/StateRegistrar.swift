@@ -68,6 +68,26 @@ public struct StateRegistrar: @unchecked Sendable {
     observation.registrar.access(observation, property: id, keyPath: \.self)
   }
 
+  /// Records a read of this value as the root of a store (see
+  /// ``StateObservation/rootID``): its readers are notified when the store's root is
+  /// replaced. Returns `false`, recording nothing, in a region that requires tracking
+  /// but outside any tracking: the store reports the read itself.
+  @usableFromInline
+  func accessAsRoot() -> Bool {
+    if _slowPath(CurrentScope.isRequiredRegion) { return false }
+    observation.registrar.access(observation, property: StateObservation.rootID, keyPath: \.self)
+    return true
+  }
+
+  /// Notifies the readers of this value as a store's root that it is about to be
+  /// replaced.
+  @usableFromInline
+  func rootWillChange() { observation.notifyWillSet(StateObservation.rootID) }
+
+  /// Notifies the readers of this value as a store's root that it was replaced.
+  @usableFromInline
+  func rootDidChange() { observation.notifyDidSet(StateObservation.rootID) }
+
   /// The number of observers installed on this value's fields. For tests.
   @_spi(Testing)
   public var installedObserverCount: Int { observation.registrar.installedObserverCount }

@@ -35,7 +35,10 @@
 public final class StateStore<State: TrackedStateValue>: Trackable {
   @usableFromInline let registrar = TrackingRegistrar()
   @usableFromInline let owner: StateOwner
-  @usableFromInline var _state: State
+  /// The state, in memory of its own: read and swapped in place, without the dynamic
+  /// exclusivity checks (and the copies) of a class's stored property. The store is
+  /// not `Sendable`: only its isolation domain touches it.
+  @usableFromInline let _state: UnsafeMutablePointer<State>
 
   /// Creates a store that owns `state`. State values in it that another store holds
   /// get a new identity here (see ``StateOwner``).
@@ -44,7 +47,13 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     var state = state
     owner.reidentify(&state)
     self.owner = owner
-    _state = state
+    _state = .allocate(capacity: 1)
+    _state.initialize(to: state)
+  }
+
+  deinit {
+    _state.deinitialize(count: 1)
+    _state.deallocate()
   }
 
   /// The root state. Reading it records a read of the store.
@@ -52,8 +61,8 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   /// To change it, use ``mutate(_:)`` or a writable member (`store.count = 1`).
   @inlinable
   public var state: State {
-    registrar.access(self, property: 0, keyPath: \.state)
-    return _state
+    recordRootRead()
+    return _state.pointee
   }
 
   /// Reads the state's member at `keyPath`.
@@ -63,8 +72,8 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     @inline(__always) get {
-      registrar.access(self, property: 0, keyPath: \.state)
-      return _state[keyPath: keyPath]
+      recordRootRead()
+      return _state.pointee[keyPath: keyPath]
     }
   }
 
@@ -77,10 +86,19 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   @inlinable
   public subscript<Value>(dynamicMember keyPath: WritableKeyPath<State, Value>) -> Value {
     @inline(__always) get {
-      registrar.access(self, property: 0, keyPath: \.state)
-      return _state[keyPath: keyPath]
+      recordRootRead()
+      return _state.pointee[keyPath: keyPath]
     }
     set { mutate { $0[keyPath: keyPath] = newValue } }
+  }
+
+  /// Records a read of the root state, on the root's own observation (see
+  /// ``StateObservation/rootID``), so that a member read through it records one object.
+  /// In a region that requires tracking but outside any tracking, reports the read as
+  /// one of the store's `state`.
+  @inlinable @inline(__always)
+  func recordRootRead() {
+    if !_state.pointee._$stateRegistrar.accessAsRoot() { registrar.access(self, property: 0, keyPath: \.state) }
   }
 
   /// Mutates the state and returns what `body` returns.
@@ -107,7 +125,7 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try withTransaction { () throws(Failure) -> Result in
-      var copy = _state
+      var copy = _state.pointee
       defer { commit(&copy) }
       return try body(&copy)
     }
@@ -119,16 +137,17 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     var changes = StateChanges(owner: owner)
     // Compared with the stored state in place, and then swapped with it: `new` ends up
     // holding the old state, which its owner (`mutate`'s copy) destroys. No copy.
-    if new._$reportChanges(from: _state, into: &changes) {
-      // A new root: every reader of the store read `state`.
+    if new._$reportChanges(from: _state.pointee, into: &changes) {
+      // A new root: every reader of the store read the old root as such.
       owner.reidentify(&new)
-      registrar.willSet(self, property: 0, keyPath: \.state)
-      swap(&_state, &new)
-      registrar.didSet(self, property: 0, keyPath: \.state)
+      let oldRoot = _state.pointee._$stateRegistrar
+      oldRoot.rootWillChange()
+      swap(&_state.pointee, &new)
+      oldRoot.rootDidChange()
     } else {
       if !changes.claimedAll { owner.reidentify(&new) }
       changes.willSet()
-      swap(&_state, &new)
+      swap(&_state.pointee, &new)
       changes.didSet()
     }
   }

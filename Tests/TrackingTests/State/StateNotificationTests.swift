@@ -172,6 +172,30 @@ struct StateNotificationTests {
     #expect(fired == Set(readers.keys))
   }
 
+  /// The store records a read of its root on the root value itself, with the member
+  /// read through it: a reader of `state` alone still hears a new root, and only that.
+  @Test func aReaderOfTheWholeStateHearsANewRootButNotAFieldChange() {
+    let store = store()
+    let fired = Events()
+    withTracking { _ = store.state } onChange: { fired("state") }
+    store.mutate { $0.count = 7 }
+    #expect(fired.all.isEmpty)
+    store.mutate { $0 = Feature() }
+    #expect(fired.all == ["state"])
+    store.mutate { $0 = Feature() }  // a one-shot tracking: fired once
+    #expect(fired.all == ["state"])
+  }
+
+  /// A read of the new root after a replacement is recorded on the new root.
+  @Test func aReaderOfTheNewRootHearsTheNextReplacement() {
+    let store = store()
+    store.mutate { $0 = Feature() }
+    let fired = Events()
+    withTracking { _ = store.count } onChange: { fired("count") }
+    store.mutate { $0 = Feature() }
+    #expect(fired.all == ["count"])
+  }
+
   @Test func settingTheRootToAMutatedCopyOfItselfNotifiesOnlyChangedFields() {
     let store = store()
     var copy = store.state
