@@ -201,11 +201,14 @@ final class RunSignal: @unchecked Sendable {
 
   @usableFromInline
   init() {
-    reaction = Reaction(options: [.willSet, .didSet]) { [weak self] in self?.signal() }
+    // The reaction holds the state, not the signal (which owns the reaction): no weak
+    // reference to load at every change.
+    let state = state
+    reaction = Reaction(options: [.willSet, .didSet]) { Self.signal(state) }
   }
 
   /// Called when the reaction needs a run, on the mutating thread.
-  private func signal() {
+  private static func signal(_ state: Locked<State>) {
     let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
       guard let waiter = state.waiter else {
         state.pending = true
