@@ -55,6 +55,12 @@ public enum TrackingInterop {
   /// ``TrackingEvent`` names no object or property. A continuous observation schedules
   /// its run on its closure's actor instead, and a derived value that read an Apple
   /// object is not cached after its change until one of its own inputs changes.
+  ///
+  /// With ``relaysToAppleObservation`` on as well, Apple's tracking also sees this
+  /// library's objects. Their changes still arrive once, through this library's own
+  /// observers. They also use up Apple's tracking, though. A tracking that also read an
+  /// Apple object then stops watching it, if the change of ours fired nothing (a
+  /// derived value recomputed to an equal value). It watches it again from its next run.
   public static var observesAppleObservables: Bool {
     get { tracking_interop_flags() & appleScopesBit != 0 }
     set { setFlag(appleScopesBit, newValue) }
@@ -154,6 +160,12 @@ public enum TrackingInterop {
   /// installed on them), or an Apple object — which Apple's tracking tells by evaluating
   /// its `onChange` argument only when something was read. A scope that read nothing
   /// gets no observer, as on the common path.
+  ///
+  /// With relaying on, Apple's tracking also sees our own objects; their changes reach
+  /// the observer through our registrars, so Apple's `onChange` ignores them (else a
+  /// tracking would hear one will-set twice). The Apple tracking is spent then: an Apple
+  /// object read in the same scope is no longer watched if that change does not fire
+  /// the tracking (a derived value recomputed here to an equal value).
   @usableFromInline
   static func trackIncludingApple<T, Failure: Error>(
     _ apply: () throws(Failure) -> T,
@@ -167,7 +179,12 @@ public enum TrackingInterop {
         AccessList.collect { () -> Result<T, Failure> in
           do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
         }
-      }, onChange: { observer.value.notifyExternalChange() })
+      },
+      onChange: {
+        // One of our objects, relayed to Apple (read here, or by a derived value
+        // recomputed here), reports its change to our own observers: not again.
+        if !isRelayingOwnChange { observer.value.notifyExternalChange() }
+      })
     let value = try result.get()
     if !list.isEmpty {
       list.installReporting(observer.value)

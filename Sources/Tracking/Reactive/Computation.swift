@@ -61,12 +61,8 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// changed yet, so the value is recomputed at every read, and not cached, until an
   /// input of ours reports a did-set (Apple's public API reports nothing after a
   /// change); the readers' runs are scheduled rather than started here.
-  ///
-  /// A relayed object of ours reports its did-set itself, but not necessarily to this
-  /// computation (when only a nested one read it): the value is only made stale, so
-  /// that the next read recomputes it once and installs Apple's tracking again.
-  override final func appleSourceWillChange(relayed: Bool) {
-    if !relayed { state.withLock { $0.appleInFlight = true } }
+  override final func appleSourceWillChange() {
+    state.withLock { $0.appleInFlight = true }
     becomeStale(dirty: true, deferred: true)
   }
 

@@ -25,7 +25,7 @@ extension ReactiveNode {
   /// Runs `body` as this node's run: its reads are collected into a scope of their own
   /// (isolated from any enclosing one: whoever runs the node depends on the node, not
   /// on what it read), and, with ``TrackingInterop/observesAppleObservables`` on,
-  /// inside Apple's tracking too, whose change reaches ``appleSourceWillChange(relayed:)``.
+  /// inside Apple's tracking too, whose change reaches ``appleSourceWillChange()``.
   ///
   /// The one place where a run's reads are collected, for every kind of node.
   @inline(__always)
@@ -33,7 +33,11 @@ extension ReactiveNode {
     if _slowPath(TrackingInterop.observesAppleObservables) {
       return TrackingInterop.withAppleTracking(
         { AccessList.collectIsolated(into: &reads, body) },
-        onChange: { [weak self] in self?.appleSourceWillChange(relayed: TrackingInterop.isRelayingOwnChange) }
+        onChange: { [weak self] in
+          // One of our objects, relayed to Apple (by a node run nested in this one),
+          // reaches this node through our own observers: not again.
+          if !TrackingInterop.isRelayingOwnChange { self?.appleSourceWillChange() }
+        }
       ).value
     }
     return AccessList.collectIsolated(into: &reads, body)

@@ -186,7 +186,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// Apple's public API reports a change only before it happens: the options are served
   /// as for our objects, except that the did-set run is *scheduled* on the closure's
   /// isolation, never started here, where the property still holds its old value.
-  override func appleSourceWillChange(relayed: Bool) {
+  override func appleSourceWillChange() {
     if options.contains(.willSet) { changed(.willSet, .none, requested: true, atBatchEnd: false) }
     if !options.isDisjoint(with: [.willSet, .didSet]) {
       changed(.didSet, .none, requested: options.contains(.didSet), atBatchEnd: false, startsHere: false)

@@ -102,10 +102,13 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
 
   /// An Apple `@Observable` property read by the latest run is about to change (with
   /// ``TrackingInterop/observesAppleObservables`` on), on the mutating thread.
-  /// `relayed`: the property is one of our objects', relayed to Apple (a nested node's
-  /// run relays its reads into the Apple tracking around it), whose change also comes,
-  /// will-set and did-set, through our own observers.
-  func appleSourceWillChange(relayed: Bool) {}
+  ///
+  /// Not called for our own objects relayed to Apple (a nested node's run relays its
+  /// reads into the Apple tracking around it): their changes come through our own
+  /// observers. Apple's tracking is spent then, so an Apple object read by the same
+  /// run is no longer watched if that change causes no run (a nested derived value
+  /// recomputed to an equal value), until the next run.
+  func appleSourceWillChange() {}
 
   /// Called by the batch that queued this node, when it drains.
   func flush() {}

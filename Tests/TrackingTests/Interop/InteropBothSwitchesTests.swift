@@ -2,9 +2,27 @@ import Observation
 import Testing
 @_spi(Testing) import Tracking
 
-/// Derived values with relaying on and Apple objects observed. In the serialized interop suite: the switches are
-/// process-wide.
+/// Both switches on: our objects relayed to Apple, and our trackings run inside Apple's
+/// tracking (to see Apple objects), which then also sees our relayed objects. In the
+/// serialized interop suite: the switches are process-wide.
 extension InteropTests {
+  /// The bug: Apple's tracking around the scope saw the relayed object too, and its
+  /// `onChange` reported the change a second time: two will-sets.
+  @Test(.observingAppleObjects) func withBothSwitchesOnATrackingHearsOneWillSetAndOneDidSet() {
+    let wasOn = TrackingInterop.relaysToAppleObservation
+    TrackingInterop.relaysToAppleObservation = true
+    defer { TrackingInterop.relaysToAppleObservation = wasOn }
+
+    let counter = Counter()
+    let log = EventLog()
+    let tracking = withCancellableTracking(options: [.willSet, .didSet]) { _ = counter.count } onChange: { event in
+      log("\(event.kind)")
+    }.tracking
+    counter.count = 1
+    #expect(log.events == ["willSet", "didSet"])
+    #expect(!tracking.isPending)
+  }
+
   /// An Apple tracking around the read of a derived value (a SwiftUI body) hears a
   /// change of the value's inputs, also when the value's run is made inside Apple's
   /// tracking of its own (both switches on).
