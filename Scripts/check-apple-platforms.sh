@@ -55,6 +55,7 @@ Tracking/Registrar/TrackingRegistrar.swift @ canImport(SwiftUI) @ SwiftUI: apple
 Tracking/Interop/TrackingInterop.swift @ canImport(Observation) @ Observation: Linux build · without: bare
 Tracking/Interop/TrackingInterop.swift @ canImport(SwiftUI) @ SwiftUI: apple · without: Linux build
 Tracking/Interop/AppleObservable.swift @ canImport(Observation) @ Observation: Linux build · without (placeholder protocol): bare
+Tracking/Interop/AppleRelayKeyPaths.swift @ canImport(Observation) @ Observation: Linux build · without (file empty): bare
 Tracking/Bindings/SwiftUIBinding.swift @ canImport(SwiftUI) @ SwiftUI: apple · without (file empty): Linux build
 Tracking/SwiftUI/TrackedView.swift @ canImport(SwiftUI) @ SwiftUI: apple · without (file empty): Linux build
 Tracking/SwiftUI/BindableModel.swift @ canImport(SwiftUI) && canImport(Combine) @ SwiftUI and Combine: apple · without (file empty): Linux build
