@@ -68,6 +68,16 @@ func scopeLoop<M>(_ n: Int, _ watch: Stopwatch, _ make: () -> M, _ scope: (M) ->
   consume(objects)
 }
 
+/// `n` cycles on one object of what a SwiftUI view goes through when its model changes:
+/// Apple's tracking around `read`, then `write`, which fires its `onChange`.
+@inline(__always)
+func appleTrackingCycle<M>(_ n: Int, _ watch: Stopwatch, _ make: () -> M, read: (M) -> Int, write: (M) -> Void) {
+  cycleLoop(n, watch, make) { m in
+    consume(withObservationTracking { read(m) } onChange: { fire() })
+    write(m)
+  }
+}
+
 /// `object`, after one untimed read of it through `read`.
 @inline(__always)
 func readOnce<M>(_ object: M, _ read: (M) -> Int) -> M {
@@ -236,12 +246,7 @@ extension Operation {
     "cycle.1", "track 1 property, write it, callback runs",
     iterations: 200_000, quick: 50,
     .time([
-      .apple: { n, w in
-        cycleLoop(n, w, Apple4.init) { m in
-          consume(withObservationTracking { m.p0 } onChange: { fire() })
-          m.p0 &+= 1
-        }
-      },
+      .apple: { n, w in appleTrackingCycle(n, w, Apple4.init, read: { $0.p0 }, write: { $0.p0 &+= 1 }) },
       .ours: { n, w in
         cycleLoop(n, w, Ours4.init) { m in
           consume(withTracking { m.p0 } onChange: { fire() })
@@ -343,18 +348,8 @@ extension Operation {
     "view.cycle.relay", "Apple's tracking scope reading 1 property, write it, onChange runs; ours relays to Apple",
     iterations: 200_000, quick: 50,
     .time([
-      .apple: { n, w in
-        cycleLoop(n, w, Apple4.init) { m in
-          consume(withObservationTracking { m.p0 } onChange: { fire() })
-          m.p0 &+= 1
-        }
-      },
-      .ours: relaying { n, w in
-        cycleLoop(n, w, Ours4.init) { m in
-          consume(withObservationTracking { m.p0 } onChange: { fire() })
-          m.p0 &+= 1
-        }
-      },
+      .apple: { n, w in appleTrackingCycle(n, w, Apple4.init, read: { $0.p0 }, write: { $0.p0 &+= 1 }) },
+      .ours: relaying { n, w in appleTrackingCycle(n, w, Ours4.init, read: { $0.p0 }, write: { $0.p0 &+= 1 }) },
     ]))
 
   // Memory

@@ -59,6 +59,20 @@ struct Diamond {
     self.c = c
     d = Derived { b.value + c.value }
   }
+
+  /// Five changes of `a`, each followed by two reads of `d`: each value is computed
+  /// once at the first read and once per change, however often it is read.
+  func expectOneRecomputationPerChange(sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(d.value == 5, sourceLocation: sourceLocation)
+    for a in 2...6 {
+      inputs.a = a
+      #expect(d.value == 5 * a, sourceLocation: sourceLocation)
+      #expect(d.value == 5 * a, sourceLocation: sourceLocation)
+    }
+    #expect(b.recomputeCount == 6, sourceLocation: sourceLocation)
+    #expect(c.recomputeCount == 6, sourceLocation: sourceLocation)
+    #expect(d.recomputeCount == 6, sourceLocation: sourceLocation)
+  }
 }
 
 extension ContinuousTrackingSuites {
@@ -188,16 +202,7 @@ extension ContinuousTrackingSuites {
     // MARK: Diamonds and chains
 
     @Test func diamondRecomputesEachValueOncePerChange() {
-      let diamond = Diamond()
-      #expect(diamond.d.value == 5)
-      for a in 2...6 {
-        diamond.inputs.a = a
-        #expect(diamond.d.value == 5 * a)
-        #expect(diamond.d.value == 5 * a)
-      }
-      #expect(diamond.b.recomputeCount == 6)
-      #expect(diamond.c.recomputeCount == 6)
-      #expect(diamond.d.recomputeCount == 6)
+      Diamond().expectOneRecomputationPerChange()
     }
 
     @Test func diamondObserversNeverSeeAMixOfOldAndNew() {

@@ -8,11 +8,7 @@ import Testing
 extension InteropTests {
   /// The bug: Apple's tracking around the scope saw the relayed object too, and its
   /// `onChange` reported the change a second time: two will-sets.
-  @Test(.observingAppleObjects) func withBothSwitchesOnATrackingHearsOneWillSetAndOneDidSet() {
-    let wasOn = TrackingInterop.relaysToAppleObservation
-    TrackingInterop.relaysToAppleObservation = true
-    defer { TrackingInterop.relaysToAppleObservation = wasOn }
-
+  @Test(.observingAppleObjects, .relayingToApple) func withBothSwitchesOnATrackingHearsOneWillSetAndOneDidSet() {
     let counter = Counter()
     let log = EventLog()
     let tracking = withCancellableTracking(options: [.willSet, .didSet]) { _ = counter.count } onChange: { event in
@@ -26,11 +22,7 @@ extension InteropTests {
   /// An Apple tracking around the read of a derived value (a SwiftUI body) hears a
   /// change of the value's inputs, also when the value's run is made inside Apple's
   /// tracking of its own (both switches on).
-  @Test(.observingAppleObjects) func appleTrackingAroundADerivedValueHearsItsInputsWithBothSwitchesOn() {
-    let wasOn = TrackingInterop.relaysToAppleObservation
-    TrackingInterop.relaysToAppleObservation = true
-    defer { TrackingInterop.relaysToAppleObservation = wasOn }
-
+  @Test(.observingAppleObjects, .relayingToApple) func appleTrackingAroundADerivedValueHearsItsInputsWithBothSwitchesOn() {
     let inputs = DerivedInputs()
     let parity = Derived { inputs.a % 2 }
     let log = EventLog()
@@ -45,20 +37,7 @@ extension InteropTests {
   /// The bug: with both switches on, a derived value's run inside Apple's tracking took
   /// our own objects, relayed by a nested value's run, for Apple ones, so after each
   /// change it was recomputed at every read instead of once.
-  @Test(.observingAppleObjects) func withBothSwitchesOnADiamondRecomputesEachValueOncePerChange() {
-    let wasOn = TrackingInterop.relaysToAppleObservation
-    TrackingInterop.relaysToAppleObservation = true
-    defer { TrackingInterop.relaysToAppleObservation = wasOn }
-
-    let diamond = Diamond()
-    #expect(diamond.d.value == 5)
-    for a in 2...6 {
-      diamond.inputs.a = a
-      #expect(diamond.d.value == 5 * a)
-      #expect(diamond.d.value == 5 * a)
-    }
-    #expect(diamond.b.recomputeCount == 6)
-    #expect(diamond.c.recomputeCount == 6)
-    #expect(diamond.d.recomputeCount == 6)
+  @Test(.observingAppleObjects, .relayingToApple) func withBothSwitchesOnADiamondRecomputesEachValueOncePerChange() {
+    Diamond().expectOneRecomputationPerChange()
   }
 }

@@ -121,3 +121,22 @@ extension Trait where Self == ObservingAppleObjects {
   /// ``TrackingInterop/observesAppleObservables`` on while the test runs.
   static var observingAppleObjects: Self { Self() }
 }
+
+/// Turns ``TrackingInterop/relaysToAppleObservation`` on for one test, and back to what
+/// it was when the test ends. Only for tests of the serialized interop suite: the
+/// switch is process-wide.
+struct RelayingToApple: TestTrait, TestScoping {
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let wasOn = TrackingInterop.relaysToAppleObservation
+    TrackingInterop.relaysToAppleObservation = true
+    defer { TrackingInterop.relaysToAppleObservation = wasOn }
+    try await function()
+  }
+}
+
+extension Trait where Self == RelayingToApple {
+  /// ``TrackingInterop/relaysToAppleObservation`` on while the test runs.
+  static var relayingToApple: Self { Self() }
+}
