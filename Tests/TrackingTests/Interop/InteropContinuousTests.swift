@@ -103,40 +103,31 @@ extension InteropTests {
   }
 }
 
-/// Turns ``TrackingInterop/observesAppleObservables`` on for one test, and back to what
-/// it was when the test ends. Only for tests of the serialized interop suite: the
-/// switch is process-wide.
-struct ObservingAppleObjects: TestTrait, TestScoping {
+/// Turns one of ``TrackingInterop``'s switches on for one test, and back to what it was
+/// when the test ends. Only for tests of the serialized interop suite: the switches are
+/// process-wide.
+struct InteropSwitchOn: TestTrait, TestScoping {
+  let isOn: @Sendable () -> Bool
+  let set: @Sendable (Bool) -> Void
+
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let wasOn = TrackingInterop.observesAppleObservables
-    TrackingInterop.observesAppleObservables = true
-    defer { TrackingInterop.observesAppleObservables = wasOn }
+    let wasOn = isOn()
+    set(true)
+    defer { set(wasOn) }
     try await function()
   }
 }
 
-extension Trait where Self == ObservingAppleObjects {
+extension Trait where Self == InteropSwitchOn {
   /// ``TrackingInterop/observesAppleObservables`` on while the test runs.
-  static var observingAppleObjects: Self { Self() }
-}
-
-/// Turns ``TrackingInterop/relaysToAppleObservation`` on for one test, and back to what
-/// it was when the test ends. Only for tests of the serialized interop suite: the
-/// switch is process-wide.
-struct RelayingToApple: TestTrait, TestScoping {
-  func provideScope(
-    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-  ) async throws {
-    let wasOn = TrackingInterop.relaysToAppleObservation
-    TrackingInterop.relaysToAppleObservation = true
-    defer { TrackingInterop.relaysToAppleObservation = wasOn }
-    try await function()
+  static var observingAppleObjects: Self {
+    Self(isOn: { TrackingInterop.observesAppleObservables }, set: { TrackingInterop.observesAppleObservables = $0 })
   }
-}
 
-extension Trait where Self == RelayingToApple {
   /// ``TrackingInterop/relaysToAppleObservation`` on while the test runs.
-  static var relayingToApple: Self { Self() }
+  static var relayingToApple: Self {
+    Self(isOn: { TrackingInterop.relaysToAppleObservation }, set: { TrackingInterop.relaysToAppleObservation = $0 })
+  }
 }
