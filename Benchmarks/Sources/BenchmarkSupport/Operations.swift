@@ -68,12 +68,18 @@ func scopeLoop<M>(_ n: Int, _ watch: Stopwatch, _ make: () -> M, _ scope: (M) ->
   consume(objects)
 }
 
+/// What a SwiftUI view's body does with its model: Apple's tracking around `read`.
+@inline(__always)
+func appleTrackedRead<M>(_ model: M, _ read: (M) -> Int) {
+  consume(withObservationTracking { read(model) } onChange: { fire() })
+}
+
 /// `n` cycles on one object of what a SwiftUI view goes through when its model changes:
 /// Apple's tracking around `read`, then `write`, which fires its `onChange`.
 @inline(__always)
 func appleTrackingCycle<M>(_ n: Int, _ watch: Stopwatch, _ make: () -> M, read: (M) -> Int, write: (M) -> Void) {
   cycleLoop(n, watch, make) { m in
-    consume(withObservationTracking { read(m) } onChange: { fire() })
+    appleTrackedRead(m, read)
     write(m)
   }
 }
@@ -309,16 +315,8 @@ extension Operation {
     "view.read.relay", "Apple's tracking scope (a view body) reading 1 property of a model read before; ours relays to Apple",
     iterations: 5_000, quick: 20,
     .time([
-      .apple: { n, w in
-        scopeLoop(n, w, { readOnce(Apple4()) { $0.p0 } }) { m in
-          consume(withObservationTracking { m.p0 } onChange: { fire() })
-        }
-      },
-      .ours: relaying { n, w in
-        scopeLoop(n, w, { readOnce(Ours4()) { $0.p0 } }) { m in
-          consume(withObservationTracking { m.p0 } onChange: { fire() })
-        }
-      },
+      .apple: { n, w in scopeLoop(n, w, { readOnce(Apple4()) { $0.p0 } }) { appleTrackedRead($0) { $0.p0 } } },
+      .ours: relaying { n, w in scopeLoop(n, w, { readOnce(Ours4()) { $0.p0 } }) { appleTrackedRead($0) { $0.p0 } } },
     ]))
 
   /// A model made and shown at once: its creation and the first read by Apple's
@@ -327,20 +325,8 @@ extension Operation {
     "view.first-read.relay", "make a model, then Apple's tracking scope reads 1 property; ours relays to Apple",
     iterations: 5_000, quick: 20,
     .time([
-      .apple: { n, w in
-        scopeLoop(n, w, { () }) { _ in
-          let m = Apple4()
-          consume(withObservationTracking { m.p0 } onChange: { fire() })
-          consume(m)
-        }
-      },
-      .ours: relaying { n, w in
-        scopeLoop(n, w, { () }) { _ in
-          let m = Ours4()
-          consume(withObservationTracking { m.p0 } onChange: { fire() })
-          consume(m)
-        }
-      },
+      .apple: { n, w in scopeLoop(n, w, { () }) { _ in appleTrackedRead(Apple4()) { $0.p0 } } },
+      .ours: relaying { n, w in scopeLoop(n, w, { () }) { _ in appleTrackedRead(Ours4()) { $0.p0 } } },
     ]))
 
   /// ``viewRead``, then a write of the property, which fires Apple's `onChange`.

@@ -160,12 +160,6 @@ public enum TrackingInterop {
   /// installed on them), or an Apple object — which Apple's tracking tells by evaluating
   /// its `onChange` argument only when something was read. A scope that read nothing
   /// gets no observer, as on the common path.
-  ///
-  /// With relaying on, Apple's tracking also sees our own objects; their changes reach
-  /// the observer through our registrars, so Apple's `onChange` ignores them (else a
-  /// tracking would hear one will-set twice). The Apple tracking is spent then: an Apple
-  /// object read in the same scope is no longer watched if that change does not fire
-  /// the tracking (a derived value recomputed here to an equal value).
   @usableFromInline
   static func trackIncludingApple<T, Failure: Error>(
     _ apply: () throws(Failure) -> T,
@@ -179,12 +173,7 @@ public enum TrackingInterop {
         AccessList.collect { () -> Result<T, Failure> in
           do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }
         }
-      },
-      onChange: {
-        // One of our objects, relayed to Apple (read here, or by a derived value
-        // recomputed here), reports its change to our own observers: not again.
-        if !isRelayingOwnChange { observer.value.notifyExternalChange() }
-      })
+      }, onChange: { observer.value.notifyExternalChange() })
     let value = try result.get()
     if !list.isEmpty {
       list.installReporting(observer.value)
@@ -203,6 +192,12 @@ public enum TrackingInterop {
   ///
   /// Apple's tracking cannot be cancelled: until that property changes, `onChange` stays
   /// registered with the Apple object, so it should hold what it reaches weakly.
+  ///
+  /// With relaying on, Apple's tracking also sees our own objects (read by `apply`, or
+  /// by a node run nested in it). Their changes reach our observers through our
+  /// registrars, so `onChange` is not called for them. They spend Apple's tracking all
+  /// the same: an Apple object read by `apply` is no longer watched if that change of
+  /// ours fires nothing (a derived value recomputed to an equal value).
   static func withAppleTracking<T>(
     _ apply: () -> T, onChange: @escaping @Sendable () -> Void
   ) -> (value: T, readApple: Bool) {
@@ -212,7 +207,7 @@ public enum TrackingInterop {
         // Apple evaluates its `onChange` argument only when `apply` read something.
         func callback() -> @Sendable () -> Void {
           readApple = true
-          return onChange
+          return { if !isRelayingOwnChange { onChange() } }
         }
         let value = Observation.withObservationTracking(apply, onChange: callback())
         return (value, readApple)
@@ -225,9 +220,9 @@ public enum TrackingInterop {
 #if canImport(Observation)
   /// Stands in for one of our objects in Apple's registrar: property `id` of the
   /// object is `\AppleRelay.p<id>` here (`\AppleRelay[property: id]` from 64 on).
-  /// One relay per object, made on first
-  /// use and owned by the object's registrar storage. `@unchecked Sendable`: it holds
-  /// only Apple's registrar, which is `Sendable`, and is immutable.
+  /// One relay per object, made on first use and owned by the object's registrar
+  /// storage (its published `appleRelay` word). `@unchecked Sendable`: it holds only
+  /// Apple's registrar, which is `Sendable`, and the immutable key path table.
   @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
   final class AppleRelay: Observation.Observable, @unchecked Sendable {
     let registrar = ObservationRegistrar()
@@ -262,11 +257,14 @@ public enum TrackingInterop {
     }
 
     /// Key paths of the properties the macro numbers with small identifiers (below 64;
-    /// see AppleRelayKeyPaths.swift), made once and never released. Every relay holds the table, so that a relayed
-    /// read finds its key path with neither a once-check nor a retain.
+    /// see AppleRelayKeyPaths.swift), made once and never released. Every relay holds
+    /// the table, so that a relayed read finds its key path with neither a once-check
+    /// nor a retain.
     nonisolated(unsafe) private static let commonTable: UnsafePointer<Unmanaged<KeyPath<AppleRelay, Int>>> = {
       let table = UnsafeMutablePointer<Unmanaged<KeyPath<AppleRelay, Int>>>.allocate(capacity: 64)
-      for (id, keyPath) in AppleRelay.makeCommonKeyPaths().enumerated() { (table + id).initialize(to: .passRetained(keyPath)) }
+      for (id, keyPath) in AppleRelay.makeCommonKeyPaths().enumerated() {
+        (table + id).initialize(to: .passRetained(keyPath))
+      }
       return UnsafePointer(table)
     }()
 

@@ -33,11 +33,7 @@ extension ReactiveNode {
     if _slowPath(TrackingInterop.observesAppleObservables) {
       return TrackingInterop.withAppleTracking(
         { AccessList.collectIsolated(into: &reads, body) },
-        onChange: { [weak self] in
-          // One of our objects, relayed to Apple (by a node run nested in this one),
-          // reaches this node through our own observers: not again.
-          if !TrackingInterop.isRelayingOwnChange { self?.appleSourceWillChange() }
-        }
+        onChange: { [weak self] in self?.appleSourceWillChange() }
       ).value
     }
     return AccessList.collectIsolated(into: &reads, body)

@@ -56,7 +56,8 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     _state.deallocate()
   }
 
-  /// The root state. Reading it records a read of the store.
+  /// The root state. Reading it records a read of the root, whose readers are notified
+  /// when a mutation replaces it.
   ///
   /// To change it, use ``mutate(_:)`` or a writable member (`store.count = 1`).
   @inlinable
@@ -135,8 +136,9 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   @inlinable
   func commit(_ new: inout State) {
     var changes = StateChanges(owner: owner)
-    // Compared with the stored state in place, and then swapped with it: `new` ends up
-    // holding the old state, which its owner (`mutate`'s copy) destroys. No copy.
+    // Compared with the stored state, and then swapped with it: storing copies nothing,
+    // and `new` ends up holding the old state, which its owner (`mutate`'s copy)
+    // destroys.
     if new._$reportChanges(from: _state.pointee, into: &changes) {
       // A new root: every reader of the store read the old root as such.
       owner.reidentify(&new)
