@@ -68,3 +68,21 @@ enum EqualityRuleSyntax: Equatable {
     }
   }
 }
+
+extension EqualityRuleSyntax? {
+  /// The condition under which a setter notifies, comparing `oldValue` (an expression
+  /// for the stored value) with `newValue`: by default (`nil`) the registrar's
+  /// `shouldNotify`, else the rule's. `nil` for `.always`, which notifies every write.
+  /// `@TrackedProperty` and `@TrackedExternally` both write their setters with it.
+  func notifyCondition(oldValue: String) -> String? {
+    let registrar = Names.qualifiedRegistrar
+    return switch self {
+    case nil: "\(registrar).shouldNotify(\(oldValue), newValue)"
+    case .equality: "\(registrar)._notifiesUnlessEqual(\(oldValue), newValue)"
+    case .identity: "\(registrar)._notifiesUnlessIdentical(\(oldValue), newValue)"
+    case .always: nil
+    case .using(let isEqual): "\(registrar)._notifies(\(oldValue), newValue, unlessEqualBy: \(isEqual))"
+    case .by(let key): "\(registrar)._notifies(\(oldValue), newValue, unlessSameAt: \(key))"
+    }
+  }
+}

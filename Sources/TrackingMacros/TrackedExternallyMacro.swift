@@ -31,17 +31,42 @@ extension TrackedExternallyMacro: AccessorMacro {
         return _\(name).load()
       }
       """,
-      """
+      setter(name, EqualityRuleSyntax(of: variable)),
+    ]
+  }
+
+  /// The `set` accessor. By default a write that changes nothing (`shouldNotify`: equal
+  /// `Equatable` values, the same object) is not stored, so the storage is not written
+  /// for nothing. A `@TrackedEquality` rule decides instead; a write it does not count
+  /// as a change is still stored, without notifying (the rule may call different values
+  /// the same, as `by:` does), as the stored properties' setters do.
+  static func setter(_ name: TokenSyntax, _ rule: EqualityRuleSyntax?) -> AccessorDeclSyntax {
+    guard let condition = rule.notifyCondition(oldValue: "_\(name.text).load()") else {
+      return """
+        set {
+          withMutation(keyPath: \\.\(name)) {
+            _\(name).store(newValue)
+          }
+        }
+        """
+    }
+    let unchanged: CodeBlockItemListSyntax =
+      rule == nil
+      ? "return"
+      : """
+        _\(name).store(newValue)
+        return
+        """
+    return """
       set {
-        guard \(raw: Names.qualifiedRegistrar).shouldNotify(_\(name).load(), newValue) else {
-          return
+        guard \(raw: condition) else {
+          \(unchanged)
         }
         withMutation(keyPath: \\.\(name)) {
           _\(name).store(newValue)
         }
       }
-      """,
-    ]
+      """
   }
 
   /// The property's name if it is a plain `var name: Type` with no initializer or

@@ -116,17 +116,7 @@ extension TrackedPropertyMacro: AccessorMacro {
   /// default: equal `Equatable` values, the same object) says the write is no change,
   /// else stores inside `mutation`.
   static func setter(_ name: TokenSyntax, _ rule: EqualityRuleSyntax?, mutation: String) -> AccessorDeclSyntax {
-    let registrar = Names.qualifiedRegistrar
-    let condition: String? =
-      switch rule {
-      case nil: "\(registrar).shouldNotify(_\(name.text), newValue)"
-      case .equality: "\(registrar)._notifiesUnlessEqual(_\(name.text), newValue)"
-      case .identity: "\(registrar)._notifiesUnlessIdentical(_\(name.text), newValue)"
-      case .always: nil
-      case .using(let isEqual): "\(registrar)._notifies(_\(name.text), newValue, unlessEqualBy: \(isEqual))"
-      case .by(let key): "\(registrar)._notifies(_\(name.text), newValue, unlessSameAt: \(key))"
-      }
-    guard let condition else {
+    guard let condition = rule.notifyCondition(oldValue: "_\(name.text)") else {
       return """
         set {
           \(raw: mutation) {

@@ -200,6 +200,56 @@ struct TrackedEqualityExpansionTests {
     }
   }
 
+  @Test func externalStorageFollowsTheRuleAndStoresWhatItDoesNotCount() {
+    assertMacro {
+      """
+      final class Settings {
+        @TrackedExternally(DefaultsValue(key: "row", default: Row())) @TrackedEquality(by: \\Row.revision)
+        var row: Row
+        @TrackedExternally(DefaultsValue(key: "ping", default: 0)) @TrackedEquality(.always)
+        var ping: Int
+      }
+      """
+    } expansion: {
+      #"""
+      final class Settings {
+
+        var row: Row {
+          get {
+            access(keyPath: \.row)
+            return _row.load()
+          }
+          set {
+            guard Tracking.TrackingRegistrar._notifies(_row.load(), newValue, unlessSameAt: \Row.revision) else {
+              _row.store(newValue)
+              return
+            }
+            withMutation(keyPath: \.row) {
+              _row.store(newValue)
+            }
+          }
+        }
+
+        @TrackingIgnored private let _row = DefaultsValue(key: "row", default: Row())
+
+        var ping: Int {
+          get {
+            access(keyPath: \.ping)
+            return _ping.load()
+          }
+          set {
+            withMutation(keyPath: \.ping) {
+              _ping.store(newValue)
+            }
+          }
+        }
+
+        @TrackingIgnored private let _ping = DefaultsValue(key: "ping", default: 0)
+      }
+      """#
+    }
+  }
+
   @Test func aRuleThatIsNotSpelledOutIsAnError() {
     assertMacro {
       """
@@ -222,6 +272,7 @@ struct TrackedEqualityExpansionTests {
 let equalityMacros: [String: MacroSpec] = [
   "TrackedProperty": MacroSpec(type: TrackedPropertyMacro.self),
   "TrackedEquality": MacroSpec(type: TrackedEqualityMacro.self),
+  "TrackedExternally": MacroSpec(type: TrackedExternallyMacro.self),
 ]
 
 /// `@TrackedEquality` on `@TrackedState` fields: the write note and the comparison each

@@ -86,6 +86,46 @@ struct EqualityRuleTests {
   }
 }
 
+@Trackable final class ExternalEqualityRules: @unchecked Sendable {
+  @TrackedExternally(DefaultsValue(store: externalRuleDefaults, key: "row", defaultValue: RevisedRow(revision: 1, note: "")))
+  @TrackedEquality(by: \RevisedRow.revision)
+  var byRevision: RevisedRow
+  @TrackedExternally(DefaultsValue(store: externalRuleDefaults, key: "document", defaultValue: ContentDocument("a")))
+  @TrackedEquality(.identity)
+  var byIdentity: ContentDocument
+  @TrackedExternally(DefaultsValue(store: externalRuleDefaults, key: "ping", defaultValue: 0))
+  @TrackedEquality(.always)
+  var always: Int
+}
+
+private let externalRuleDefaults = FakeDefaults()
+
+@Suite("@TrackedEquality on @TrackedExternally properties")
+struct ExternalEqualityRuleTests {
+  @Test func eachRuleDecidesAndAWriteItDoesNotCountIsStillStored() {
+    let model = ExternalEqualityRules()
+    #expect(reRuns({ _ = model.byRevision }) { model.byRevision = RevisedRow(revision: 1, note: "kept") } == 0)
+    #expect(model.byRevision.note == "kept")  // stored, though not a change
+    #expect(reRuns({ _ = model.byRevision }) { model.byRevision = RevisedRow(revision: 2, note: "") } == 1)
+
+    #expect(reRuns({ _ = model.byIdentity }) { model.byIdentity = ContentDocument(model.byIdentity.text) } == 1)
+    let same = model.byIdentity
+    #expect(reRuns({ _ = model.byIdentity }) { model.byIdentity = same } == 0)
+
+    let writesBefore = externalRuleDefaults.writes(forKey: "ping")
+    #expect(reRuns({ _ = model.always }) { model.always = model.always; model.always = model.always } == 2)
+    #expect(externalRuleDefaults.writes(forKey: "ping") == writesBefore + 2)
+  }
+
+  @Test func byDefaultAnEqualValueIsNeitherAChangeNorWritten() {
+    let model = Preferences(defaults: sharedDefaults)
+    model.volume = 0.25
+    let writesBefore = sharedDefaults.writes(forKey: "volume")
+    #expect(reRuns({ _ = model.volume }) { model.volume = 0.25 } == 0)
+    #expect(sharedDefaults.writes(forKey: "volume") == writesBefore)
+  }
+}
+
 @TrackedState struct EqualityRuleState {
   var byDefault = ContentDocument("a")
   @TrackedEquality(.identity) var byIdentity = ContentDocument("a")
