@@ -19,89 +19,79 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
   /// The sequence ends when the base sequence ends (after delivering a held value) or
   /// when the consuming task is cancelled. If `clock`'s `sleep` fails for any reason
   /// other than cancellation, the held value is delivered at once rather than dropped.
+  /// The timing is the one ``ObservationTiming/throttle(for:clock:)`` gives an
+  /// observation.
   ///
   /// Available where `AsyncSequence.Failure` is (macOS 15, iOS 18 and the matching
   /// releases), which the constraint `Failure == Never` needs.
   public func atMostOnce<C: Clock>(every interval: C.Duration, clock: C) -> AsyncStream<Element> {
     let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    let gate = ThrottleGate<Element, C>(interval: interval, clock: clock, output: continuation)
+    let scheduler = TimerScheduler(clock: clock, interval: interval, kind: .throttle)
+    let latest = HeldLatest(output: continuation, scheduler: scheduler)
     let pump = Task {
       for await element in self {
-        await gate.receive(element)
+        latest.receive(element)
       }
-      await gate.finish()
+      latest.baseEnded()
     }
     continuation.onTermination = { _ in
       pump.cancel()
-      Task { await gate.cancel() }
+      scheduler.cancel()
     }
     return stream
   }
 }
 
-/// The state of one ``AsyncSequence/atMostOnce(every:clock:)`` stream: when it last emitted, the value it holds, and
-/// the timer that will deliver it.
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
-actor ThrottleGate<Element: Sendable, C: Clock> {
-  private let interval: C.Duration
-  private let clock: C
-  private let output: AsyncStream<Element>.Continuation
-  private var lastEmission: C.Instant?
-  private var held: Element?
-  private var timer: Task<Void, Never>?
-  private var finishing = false
+/// The value an ``AsyncSequence/atMostOnce(every:clock:)`` stream holds between
+/// deliveries. The timing is the one `observe(timing: .throttle(…))` runs on
+/// (`TimerScheduler`): a value is a change, and a delivery is a run.
+///
+/// Order: a delivery takes the held value and yields it under the lock, so a value
+/// received after it cannot be yielded before it (the stream keeps only the newest, so
+/// an out-of-order yield would lose the last value).
+final class HeldLatest<Element: Sendable>: Sendable {
+  private struct State {
+    var held: Element?
+    /// A delivery is scheduled: later values replace `held` without scheduling another.
+    var deliveryScheduled = false
+    var baseEnded = false
+  }
 
-  init(interval: C.Duration, clock: C, output: AsyncStream<Element>.Continuation) {
-    self.interval = interval
-    self.clock = clock
+  private let state = Locked(State())
+  private let output: AsyncStream<Element>.Continuation
+  private let scheduler: any RunScheduler
+
+  init(output: AsyncStream<Element>.Continuation, scheduler: any RunScheduler) {
     self.output = output
+    self.scheduler = scheduler
   }
 
   func receive(_ element: Element) {
-    let now = clock.now
-    if timer == nil, lastEmission.map({ $0.advanced(by: interval) <= now }) ?? true {
-      emit(element, at: now)
-      return
+    let first = state.withLock { state -> Bool in
+      state.held = element
+      defer { state.deliveryScheduled = true }
+      return !state.deliveryScheduled
     }
-    held = element
-    guard timer == nil, let lastEmission else { return }
-    let deadline = lastEmission.advanced(by: interval)
-    timer = Task { [clock] in
-      do {
-        try await clock.sleep(until: deadline, tolerance: nil)
-      } catch {
-        // Cancelled: the stream went away (`cancel()`), nothing to deliver. Any other
-        // failure of the clock delivers the held value now: early, but not lost, and the
-        // gate keeps working (a timer left set would hold every later value forever).
-        if Task.isCancelled { return }
+    // Outside the lock: the scheduler may deliver at once, on this thread.
+    if first { scheduler.needsRun { self.deliver() } }
+  }
+
+  /// The base ended: finish after the held value is delivered, or now if none waits.
+  func baseEnded() {
+    state.withLock { state in
+      state.baseEnded = true
+      if !state.deliveryScheduled { output.finish() }
+    }
+  }
+
+  private func deliver() {
+    state.withLock { state in
+      state.deliveryScheduled = false
+      if let element = state.held {
+        state.held = nil
+        output.yield(element)
       }
-      self.timerFired()
+      if state.baseEnded { output.finish() }
     }
-  }
-
-  private func timerFired() {
-    timer = nil
-    if let element = held {
-      held = nil
-      emit(element, at: clock.now)
-    }
-    if finishing { output.finish() }
-  }
-
-  private func emit(_ element: Element, at instant: C.Instant) {
-    lastEmission = instant
-    output.yield(element)
-  }
-
-  /// The base ended: deliver the held value when its interval ends, then finish.
-  func finish() {
-    finishing = true
-    if timer == nil { output.finish() }
-  }
-
-  func cancel() {
-    timer?.cancel()
-    timer = nil
-    held = nil
   }
 }

@@ -15,18 +15,21 @@ public struct ObservationTiming: Sendable {
 
   /// Re-runs `interval` after the first change since the last run; later changes made
   /// meanwhile are part of that run.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
   public static func delay<C: Clock>(_ interval: C.Duration, clock: C) -> ObservationTiming {
     ObservationTiming { TimerScheduler(clock: clock, interval: interval, kind: .delay) }
   }
 
   /// Re-runs once no change has arrived for `interval` (each change restarts the wait):
   /// for work that should follow a burst of edits, such as a search as you type.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
   public static func debounce<C: Clock>(for interval: C.Duration, clock: C) -> ObservationTiming {
     ObservationTiming { TimerScheduler(clock: clock, interval: interval, kind: .debounce) }
   }
 
   /// Re-runs at most once per `interval`: at once when the last run is at least that
   /// old, else when the interval since it ends (the trailing edge is never dropped).
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
   public static func throttle<C: Clock>(for interval: C.Duration, clock: C) -> ObservationTiming {
     ObservationTiming { TimerScheduler(clock: clock, interval: interval, kind: .throttle) }
   }
@@ -63,7 +66,9 @@ struct CustomScheduler: RunScheduler {
   func cancel() {}
 }
 
-/// `.delay`, `.debounce` and `.throttle`: one timer task at a time, on `clock`.
+/// `.delay`, `.debounce` and `.throttle`: one timer task at a time, on `clock`. Also
+/// the timing of `AsyncSequence.atMostOnce(every:clock:)` (through `HeldLatest`).
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, macCatalyst 16, *)
 final class TimerScheduler<C: Clock>: RunScheduler, @unchecked Sendable {
   // `@unchecked Sendable`: `state` is behind its lock; the rest is immutable.
   enum Kind { case delay, debounce, throttle }
@@ -130,17 +135,20 @@ final class TimerScheduler<C: Clock>: RunScheduler, @unchecked Sendable {
       do {
         try await clock.sleep(until: deadline, tolerance: nil)
       } catch {
-        return  // cancelled: replaced, or the observation ended
+        // Cancelled: replaced, or the observation ended. Any other failure of the clock
+        // runs now: early, but not lost (a timer left set would hold every later run).
+        if Task.isCancelled { return }
       }
       self?.fire(at: deadline)
     }
   }
 
   private func fire(at deadline: C.Instant) {
+    let now = clock.now
     let run = state.withLock { state -> (@Sendable () -> Void)? in
       guard !state.cancelled, !Task.isCancelled else { return nil }
       state.timer = nil
-      if kind == .throttle { state.lastRun = deadline }
+      if kind == .throttle { state.lastRun = Swift.min(deadline, now) }
       defer { state.run = nil }
       return state.run
     }

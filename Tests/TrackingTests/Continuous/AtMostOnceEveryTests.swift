@@ -77,15 +77,3 @@ extension ContinuousTrackingSuites {
     }
   }
 }
-
-/// Tells the time as `ContinuousClock` does, but every sleep fails at once with an error
-/// other than cancellation (as `TestClock.run()` ends pending sleeps after its timeout).
-private struct FailingClock: Clock {
-  struct SleepFailed: Error {}
-  private let base = ContinuousClock()
-  var now: ContinuousClock.Instant { base.now }
-  var minimumResolution: Duration { base.minimumResolution }
-  func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-    throw SleepFailed()
-  }
-}

@@ -72,3 +72,15 @@ final class Received<Value: Sendable>: @unchecked Sendable {
   /// The number of trackings installed on this object, pending or not yet swept.
   var observerCount: Int { _$trackingRegistrar.installedObserverCount }
 }
+
+/// Tells the time as `ContinuousClock` does, but every sleep fails at once with an error
+/// other than cancellation (as `TestClock.run()` ends pending sleeps after its timeout).
+struct FailingClock: Clock {
+  struct SleepFailed: Error {}
+  private let base = ContinuousClock()
+  var now: ContinuousClock.Instant { base.now }
+  var minimumResolution: Duration { base.minimumResolution }
+  func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    throw SleepFailed()
+  }
+}

@@ -62,6 +62,25 @@ extension ContinuousTrackingSuites {
       token.cancel()
     }
 
+    /// A clock whose sleep fails (not by cancellation) runs at once rather than never:
+    /// before, the failed timer stayed set and the observation never ran again.
+    @Test(.timeLimit(.minutes(1))) func aFailingClockRunsEarlyInsteadOfNever() async {
+      for timing in [
+        ObservationTiming.throttle(for: .seconds(3600), clock: FailingClock()),
+        .debounce(for: .seconds(3600), clock: FailingClock()),
+        .delay(.seconds(3600), clock: FailingClock()),
+      ] {
+        let meter = Meter()
+        var (runs, token) = levels(meter, timing: timing)
+        #expect(await runs.next() == 0)
+        meter.level = 1
+        #expect(await runs.next() == 1)
+        meter.level = 2
+        #expect(await runs.next() == 2)
+        token.cancel()
+      }
+    }
+
     @Test func aCustomSchedulerDecidesWhenTheRunHappens() {
       let meter = Meter()
       let seen = Received<Int>()
