@@ -96,6 +96,8 @@ struct EqualityRuleTests {
   @TrackedExternally(DefaultsValue(store: externalRuleDefaults, key: "ping", defaultValue: 0))
   @TrackedEquality(.always)
   var always: Int
+  @TrackedExternally(DefaultsValue(store: externalRuleDefaults, key: "volume", defaultValue: 0.5))
+  var byDefault: Double
 }
 
 private let externalRuleDefaults = FakeDefaults()
@@ -118,11 +120,11 @@ struct ExternalEqualityRuleTests {
   }
 
   @Test func byDefaultAnEqualValueIsNeitherAChangeNorWritten() {
-    let model = Preferences(defaults: sharedDefaults)
-    model.volume = 0.25
-    let writesBefore = sharedDefaults.writes(forKey: "volume")
-    #expect(reRuns({ _ = model.volume }) { model.volume = 0.25 } == 0)
-    #expect(sharedDefaults.writes(forKey: "volume") == writesBefore)
+    let model = ExternalEqualityRules()
+    model.byDefault = 0.25
+    let writesBefore = externalRuleDefaults.writes(forKey: "volume")
+    #expect(reRuns({ _ = model.byDefault }) { model.byDefault = 0.25 } == 0)
+    #expect(externalRuleDefaults.writes(forKey: "volume") == writesBefore)
   }
 }
 
