@@ -45,7 +45,6 @@ final class IndexCollector: SyntaxVisitor {
         guard let property = SyntaxQueries.boundName(of: binding) else { continue }
         if isLazy { index.lazyPropertiesByClass[name, default: []].insert(property) }
         if isStoredVar, !isWrapped { index.unwrappedStoredPropertiesByClass[name, default: []].insert(property) }
-        if isStoredVar, isWrapped { index.wrappedPropertyNames.insert(property) }
         if isAppStorage, isStoredVar, !isIgnored {
           index.appStoragePropertiesByClass[name, default: [:]][property] = binding
         }

@@ -80,9 +80,6 @@ struct ProjectIndex: Sendable {
   var functionFactsByType: [String: [String: FunctionFacts]] = [:]
   /// Stored instance `var`s of each class that have no property wrapper (so no `$name`).
   var unwrappedStoredPropertiesByClass: [String: Set<String>] = [:]
-  /// Names of stored properties, of any class, that have a property wrapper (so may
-  /// have a `$name` projection).
-  var wrappedPropertyNames: Set<String> = []
   /// Names referenced inside the extensions of each type.
   var namesReferencedInExtensions: [String: Set<String>] = [:]
   /// `lazy` stored properties of each class.
@@ -157,14 +154,14 @@ struct ProjectIndex: Sendable {
     return found
   }
 
-  /// Whether `$name`, on an object whose type the tool cannot determine, names
+  /// Whether `$name`, on an object whose type the tool cannot determine, may name
   /// nothing: `name` is a stored property without a wrapper of a class that already
-  /// uses a macro (see ``lacksProjection(_:in:)``), and no class of the inputs has a
-  /// wrapped property of that name. The unknown-type counterpart of a first run's
-  /// `$name` of a `@Published` property, so that a second run reports it again.
+  /// uses a macro (see ``lacksProjection(_:in:)``). The unknown-type counterpart of a
+  /// first run's `$name` of a `@Published` property, so that a second run reports it
+  /// again. As in the first run, a class that still wraps a property of that name
+  /// (one the tool kept as it was) does not clear the use: the object may be either.
   func lacksProjectionOnUnknownObject(_ name: String) -> Bool {
-    guard !wrappedPropertyNames.contains(name) else { return false }
-    return macroObservableClasses.contains { !isMigrated($0) && (unwrappedStoredPropertiesByClass[$0]?.contains(name) ?? false) }
+    macroObservableClasses.contains { !isMigrated($0) && (unwrappedStoredPropertiesByClass[$0]?.contains(name) ?? false) }
   }
 
   /// Whether the run turns `name`, an `@AppStorage` property of `className` (or of a
@@ -273,7 +270,6 @@ struct ProjectIndex: Sendable {
     macroObservableClasses.formUnion(new.macroObservableClasses)
     lazyPropertiesByClass.merge(new.lazyPropertiesByClass) { $0.union($1) }
     namesReferencedInExtensions.merge(new.namesReferencedInExtensions) { $0.union($1) }
-    wrappedPropertyNames.formUnion(new.wrappedPropertyNames)
     unwrappedStoredPropertiesByClass.merge(new.unwrappedStoredPropertiesByClass) { $0.union($1) }
     unknownClassAttributes.merge(new.unknownClassAttributes) { $0 + $1 }
     declaredMacros.formUnion(new.declaredMacros)

@@ -45,3 +45,11 @@ struct ResultsBadge: View {
             .onReceive(Registry.current().$results) { print($0) }
     }
 }
+
+/// A class the tool keeps as it is (`@Stateful` may generate `@Published` members) with a
+/// property of the same name as `SearchModel.results`: after the first run, `$results`
+/// above could be either, and the second run reports it again, as the first did.
+@Stateful
+final class ResultsCache: ObservableObject {
+    @Published var results: [String] = []
+}
