@@ -30,7 +30,7 @@ enum EnvironmentBindingMigration {
       context.replace(member, with: node.baseName.text)
     }
     if context.claimInsertion(of: property, at: body.insertionOffset) {
-      let declaration = "@Bindable var \(property) = \(property)"
+      let declaration = "@\(context.index.swiftUIName("Bindable", at: node)) var \(property) = \(property)"
       if body.firstStatementIsOnBraceLine {
         context.insert(declaration + "; ", atOffset: body.insertionOffset)
       } else {

@@ -89,6 +89,21 @@ final class IndexCollector: SyntaxVisitor {
     if let name = SyntaxQueries.simpleName(of: node.extendedType) { recordView(name, node.inheritanceClause) }
   }
 
+  override func visitPost(_ node: CodeBlockItemSyntax) {
+    // A type declared at file scope is visible in its whole module, where it hides a
+    // type of the same name from an imported module (SwiftUI's `Environment`).
+    guard node.parent?.parent?.is(SourceFileSyntax.self) == true else { return }
+    let name: TokenSyntax? =
+      if let type = node.item.as(StructDeclSyntax.self) { type.name }
+      else if let type = node.item.as(ClassDeclSyntax.self) { type.name }
+      else if let type = node.item.as(EnumDeclSyntax.self) { type.name }
+      else if let type = node.item.as(ActorDeclSyntax.self) { type.name }
+      else if let type = node.item.as(ProtocolDeclSyntax.self) { type.name }
+      else if let type = node.item.as(TypeAliasDeclSyntax.self) { type.name }
+      else { nil }
+    if let name { index.fileScopeTypes.insert(name.text) }
+  }
+
   private func recordView(_ name: String, _ clause: InheritanceClauseSyntax?) {
     index.declaredTypes.insert(name)
     let viewProtocols: Set<String> = ["View", "Scene", "App"]

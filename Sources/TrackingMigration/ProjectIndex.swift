@@ -62,6 +62,8 @@ struct ProjectIndex: Sendable {
   /// actors, type aliases, generic parameters): a name that is not here comes from
   /// another module.
   var declaredTypes: Set<String> = []
+  /// Types declared at file scope (see ``swiftUIName(_:at:)``).
+  var fileScopeTypes: Set<String> = []
   /// Types declared (or extended) as conforming to SwiftUI's `View` or `Scene`,
   /// whose code runs under SwiftUI's observation tracking.
   var viewTypes: Set<String> = []
@@ -152,6 +154,14 @@ struct ProjectIndex: Sendable {
     var found = false
     forEachAncestor(of: className) { found = found || (unwrappedStoredPropertiesByClass[$0]?.contains(name) ?? false) }
     return found
+  }
+
+  /// How code the tool writes at `site` names SwiftUI's type `name` (`State`,
+  /// `Environment`, `Bindable`): `SwiftUI.name` where another type of that name would be
+  /// found first — one the inputs declare at file scope (XcodesApp declares its own
+  /// `Environment`), or a member type of a type around `site` — else `name`.
+  func swiftUIName(_ name: String, at site: some SyntaxProtocol) -> String {
+    fileScopeTypes.contains(name) || SyntaxQueries.enclosingTypesDeclare(name, around: site) ? "SwiftUI.\(name)" : name
   }
 
   /// Whether `$name`, on an object whose type the tool cannot determine, may name
@@ -284,6 +294,7 @@ struct ProjectIndex: Sendable {
     environmentObjectTypes.formUnion(new.environmentObjectTypes)
     viewTypes.formUnion(new.viewTypes)
     declaredTypes.formUnion(new.declaredTypes)
+    fileScopeTypes.formUnion(new.fileScopeTypes)
     for (type, functions) in new.functionFactsByType {
       functionFactsByType[type, default: [:]].merge(functions) { old, new in
         var merged = old

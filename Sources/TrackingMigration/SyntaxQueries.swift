@@ -7,6 +7,28 @@ enum SyntaxQueries {
     simpleName(of: attribute.attributeName) ?? attribute.attributeName.trimmedDescription
   }
 
+  /// Whether a type declaration around `site` (or an extension) declares a member type
+  /// named `name`, which code at `site` would find before a type of another module.
+  static func enclosingTypesDeclare(_ name: String, around site: some SyntaxProtocol) -> Bool {
+    var node = site.parent
+    while let current = node {
+      let members: MemberBlockItemListSyntax? =
+        current.as(StructDeclSyntax.self)?.memberBlock.members ?? current.as(ClassDeclSyntax.self)?.memberBlock.members
+        ?? current.as(EnumDeclSyntax.self)?.memberBlock.members ?? current.as(ActorDeclSyntax.self)?.memberBlock.members
+        ?? current.as(ExtensionDeclSyntax.self)?.memberBlock.members
+      if let members, members.contains(where: { declaresType(named: name, $0.decl) }) { return true }
+      node = current.parent
+    }
+    return false
+  }
+
+  private static func declaresType(named name: String, _ decl: DeclSyntax) -> Bool {
+    let declared =
+      decl.as(StructDeclSyntax.self)?.name ?? decl.as(ClassDeclSyntax.self)?.name ?? decl.as(EnumDeclSyntax.self)?.name
+      ?? decl.as(ActorDeclSyntax.self)?.name ?? decl.as(TypeAliasDeclSyntax.self)?.name
+    return declared?.text == name
+  }
+
   /// The first attribute in `list` whose name is in `names`.
   static func attribute(in list: AttributeListSyntax, named names: Set<String>) -> AttributeSyntax? {
     for element in list {

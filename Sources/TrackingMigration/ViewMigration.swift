@@ -57,7 +57,7 @@ enum ViewMigration {
 
     switch wrapper {
     case "StateObject":
-      context.replace(attribute.attributeName, with: "State")
+      context.replace(attribute.attributeName, with: index.swiftUIName("State", at: attribute))
       context.converted(attribute)
       // Without an initial value, the view's initializer supplies it: an explicit
       // `_x = StateObject(wrappedValue:)` is checked there; a memberwise one here.
@@ -72,7 +72,8 @@ enum ViewMigration {
           "'\(typeName)' is a generic parameter: @Environment(\(typeName).self) needs it to be Observable; add 'Observable' to its constraint (or to the protocol it requires), then use @Environment(\(typeName).self)")
         return
       }
-      context.replace(attribute, with: "@Environment(\(annotation.type.trimmedDescription).self)")
+      let environment = index.swiftUIName("Environment", at: attribute)
+      context.replace(attribute, with: "@\(environment)(\(annotation.type.trimmedDescription).self)")
       context.remove(context.trimmedRange(of: annotation))
       context.converted(attribute)
     default:
@@ -84,7 +85,7 @@ enum ViewMigration {
         return
       }
       if usesBindings {
-        context.replace(attribute.attributeName, with: "Bindable")
+        context.replace(attribute.attributeName, with: index.swiftUIName("Bindable", at: attribute))
       } else {
         context.remove(attribute)
         if keepsMemberwiseInitializerAccess(variable, binding) {

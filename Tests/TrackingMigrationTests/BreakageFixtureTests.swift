@@ -12,6 +12,7 @@ struct BreakageFixtureTests {
     ("AppStorageTracked", .tracking), ("StatefulMacro", .tracking), ("PrivateObservedObject", .tracking),
     ("CodableInExtension", .apple), ("StorageBinding", .apple), ("ImplicitEnvironmentObject", .tracking),
     ("PublishedBindings", .tracking), ("WeakAnnounced", .apple), ("Cosmetics", .apple),
+    ("ShadowedSwiftUINames", .tracking),
   ]
 
   static func migrate(_ name: String, _ target: MigrationTarget) throws -> MigrationResult {

@@ -24,6 +24,7 @@ struct TypeCheckTests {
     "Breakage/AppStorageTracked/Before.swift", "Breakage/PrivateObservedObject/Before",
     "Breakage/StorageBinding/Before.swift", "Breakage/ImplicitEnvironmentObject/Before.swift",
     "Breakage/PublishedBindings/Before.swift", "Breakage/SecondRun/Before.swift",
+    "Breakage/ShadowedSwiftUINames/Before.swift",
   ]
 
   private func expectNoUnreportedErrors(_ fixture: String, _ target: MigrationTarget) throws {
@@ -43,7 +44,10 @@ struct TypeCheckTests {
 
   @Test("The fixtures that are valid Swift type-check before migration, and after it where nothing was reported")
   func cleanFixtures() throws {
-    for fixture in ["Breakage/PrivateObservedObject/Before", "Breakage/StorageBinding/Before.swift"] {
+    for fixture in [
+      "Breakage/PrivateObservedObject/Before", "Breakage/StorageBinding/Before.swift",
+      "Breakage/ShadowedSwiftUINames/Before.swift",
+    ] {
       for target in MigrationTarget.allCases {
         let report = try DifferentialTypeCheck.run(try Fixtures.sources(of: fixture), target: target)
         #expect(report.before.isEmpty, "\(fixture) before: \(report.before)")
