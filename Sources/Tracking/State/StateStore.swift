@@ -132,6 +132,14 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     }
   }
 
+  /// `new._$reportChanges(from: old, into: &changes)`, with `old` borrowed in place:
+  /// passed straight from the pointer, the stored state would be copied first (a
+  /// retain and a release of each of its references).
+  @inlinable @inline(__always)
+  static func reportChanges(in new: State, from old: inout State, into changes: inout StateChanges) -> Bool {
+    new._$reportChanges(from: old, into: &changes)
+  }
+
   /// Stores `new`, a mutated copy of the state, notifying the readers of what changed.
   @inlinable
   func commit(_ new: inout State) {
@@ -139,7 +147,7 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     // Compared with the stored state, and then swapped with it: storing copies nothing,
     // and `new` ends up holding the old state, which its owner (`mutate`'s copy)
     // destroys.
-    if new._$reportChanges(from: _state.pointee, into: &changes) {
+    if Self.reportChanges(in: new, from: &_state.pointee, into: &changes) {
       // A new root: every reader of the store read the old root as such.
       owner.reidentify(&new)
       let oldRoot = _state.pointee._$stateRegistrar
