@@ -110,6 +110,9 @@ struct StoredField {
   /// runtime cannot list fields.
   static func collectionFields(of type: Any.Type, below superclass: Any.Type?, names: [String]) -> [StoredField?]? {
     guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, macCatalyst 13.4, *) else { return nil }
+    // `_EachFieldOptions.classType` (bit 0), spelled by its value: the standard library
+    // declares the option as a mutable static, which Swift 6 does not let a module read.
+    let classFields = _EachFieldOptions(rawValue: 1 << 0)
     var inherited = 0
     if let superclass {
       _forEachField(of: superclass, options: classFields) { _, _, _, _ in
@@ -133,6 +136,7 @@ struct StoredField {
 
 /// Whether a value of the declared type `type` may be a tracked collection: it is one,
 /// an existential (`any P`, `Any`: it may hold one), or an optional of either.
+@available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, macCatalyst 13.4, *)
 private func mayHoldACollection(_ type: Any.Type) -> Bool {
   if type is any ReadableAsAWhole.Type { return true }
   if let optional = type as? any OptionalWrapper.Type { return mayHoldACollection(optional.wrappedType) }
@@ -140,11 +144,6 @@ private func mayHoldACollection(_ type: Any.Type) -> Bool {
   let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
   return kind == _MetadataKind.existential.rawValue
 }
-
-/// `_EachFieldOptions.classType` (bit 0: the type is a class), spelled by its value:
-/// the standard library declares the option as a mutable static, which Swift 6 does not
-/// let a module read.
-private let classFields = _EachFieldOptions(rawValue: 1 << 0)
 
 private protocol OptionalWrapper {
   static var wrappedType: Any.Type { get }
