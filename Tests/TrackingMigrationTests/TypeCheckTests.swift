@@ -27,29 +27,33 @@ struct TypeCheckTests {
     "Breakage/ShadowedSwiftUINames/Before.swift",
   ]
 
-  private func expectNoUnreportedErrors(_ fixture: String, _ target: MigrationTarget) throws {
-    let report = try DifferentialTypeCheck.run(try Fixtures.sources(of: fixture), target: target)
+  private func expectNoUnreportedErrors(_ fixture: String, _ target: MigrationTarget) async throws {
+    let report = try await TypeChecker.offThePool {
+      try DifferentialTypeCheck.run(try Fixtures.sources(of: fixture), target: target)
+    }
     #expect(report.unreported.isEmpty, "\(fixture): errors that migration added on lines it did not report:\n\(report.unreported.map(\.description).joined(separator: "\n"))\n\(report.output)")
   }
 
   @Test("--target apple: migration adds errors only where it reported", arguments: apple)
-  func appleTarget(fixture: String) throws {
-    try expectNoUnreportedErrors(fixture, .apple)
+  func appleTarget(fixture: String) async throws {
+    try await expectNoUnreportedErrors(fixture, .apple)
   }
 
   @Test("--target tracking: migration adds errors only where it reported", arguments: tracking)
-  func trackingTarget(fixture: String) throws {
-    try expectNoUnreportedErrors(fixture, .tracking)
+  func trackingTarget(fixture: String) async throws {
+    try await expectNoUnreportedErrors(fixture, .tracking)
   }
 
   @Test("The fixtures that are valid Swift type-check before migration, and after it where nothing was reported")
-  func cleanFixtures() throws {
+  func cleanFixtures() async throws {
     for fixture in [
       "Breakage/PrivateObservedObject/Before", "Breakage/StorageBinding/Before.swift",
       "Breakage/ShadowedSwiftUINames/Before.swift",
     ] {
       for target in MigrationTarget.allCases {
-        let report = try DifferentialTypeCheck.run(try Fixtures.sources(of: fixture), target: target)
+        let report = try await TypeChecker.offThePool {
+          try DifferentialTypeCheck.run(try Fixtures.sources(of: fixture), target: target)
+        }
         #expect(report.before.isEmpty, "\(fixture) before: \(report.before)")
         #expect(report.after.isEmpty, "\(fixture) after, \(target): \(report.after)\n\(report.output)")
       }
@@ -57,35 +61,37 @@ struct TypeCheckTests {
   }
 
   @Test("The check can fail: an unreported @Bindable over a class that is not Observable is an error")
-  func checkCanFail() throws {
+  func checkCanFail() async throws {
     let source = "import SwiftUI\nfinal class Plain { var x = 0 }\nstruct V: View {\n    @Bindable var plain: Plain\n    var body: some View { Text(\"\") }\n}\n"
-    let outcome = try TypeChecker.typeCheck(sources: ["V.swift": source])
+    let outcome = try await TypeChecker.offThePool { try TypeChecker.typeCheck(sources: ["V.swift": source]) }
     #expect(outcome.errorLines == ["V.swift": [4]], "\(outcome.output)")
   }
 
   @Test("An error the migration adds is unreported unless a warning names its line; old errors are not counted")
-  func differentialCounts() throws {
+  func differentialCounts() async throws {
     // Line 3 refers to a module that is not there, before and after: an old error.
     let original = "import SwiftUI\nfinal class M: ObservableObject { @Published var x = 0 }\nlet missing = Missing()\nlet y = M().x\n"
     // A pretend migration that breaks line 4 (M has no `z`) and says nothing.
     let broken = original.replacingOccurrences(of: "M().x", with: "M().z")
     let file = FileOutcome(path: "M.swift", original: original, migrated: broken, isParsed: true)
-    let silent = try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: []))
+    let silent = try await TypeChecker.offThePool { try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: [])) }
     #expect(silent.before.map(\.line) == [3])
     #expect(silent.unreported.map(\.line) == [4], "\(silent.output)")
     let warning = Finding(file: "M.swift", line: 4, column: 9, severity: .warning, rule: .unknownType, message: "")
-    let named = try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: [warning]))
+    let named = try await TypeChecker.offThePool {
+      try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: [warning]))
+    }
     #expect(named.unreported.isEmpty)
     #expect(named.reported.map(\.line) == [4])
   }
 
   @Test("A new error in a body that had other errors before is unchecked, not unreported")
-  func errorsInABodyThatHadErrors() throws {
+  func errorsInABodyThatHadErrors() async throws {
     // Line 4 is an error before and after; the pretend migration breaks line 5, in the same function.
     let original = "final class M { var x = 0 }\nfunc f() {\n    let m = M()\n    _ = Missing()\n    _ = m.x\n}\nfunc g() { _ = M().x }\n"
     let broken = original.replacingOccurrences(of: "_ = m.x", with: "_ = m.z").replacingOccurrences(of: "M().x", with: "M().z")
     let file = FileOutcome(path: "M.swift", original: original, migrated: broken, isParsed: true)
-    let report = try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: []))
+    let report = try await TypeChecker.offThePool { try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: [])) }
     #expect(report.before.map(\.line) == [4])
     #expect(report.unchecked.map(\.line) == [5], "\(report.output)")
     // g() had no error before: its new one is unreported.

@@ -143,6 +143,17 @@ enum TypeChecker {
     return lines.joined(separator: "\n")
   }
 
+  /// Runs `check`, which waits for compiler processes, on a thread of its own, and waits
+  /// for it without blocking. A synchronous test would hold one of the concurrency
+  /// runtime's threads (two on a two-core machine) for as long as the compiler runs;
+  /// the type-check tests, all at once, starved the asynchronous tests beside them for
+  /// two minutes under ThreadSanitizer (a persistence test waiting for a reload).
+  static func offThePool<T: Sendable>(_ check: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try check() }) }.start()
+    }
+  }
+
   /// Type-checks `sources` (path → text) together as one module.
   static func typeCheck(sources: [String: String], swiftVersion: Int = 6) throws -> Outcome {
     let apple = try appleModules.get()
