@@ -15,7 +15,10 @@ import SwiftSyntax
 ///   check, before or after, so the change of message says nothing; or the original
 ///   had errors elsewhere in the same body (a member or a top-level declaration): the
 ///   compiler may stop checking a body, a result builder's above all, at its first
-///   error, so an error there may only have been hidden before;
+///   error, so an error there may only have been hidden before; or the error is that a
+///   name cannot be found which the original could not find either (a type of a
+///   module that does not exist here, such as SwiftUI's `Color`, now also named by a
+///   declaration the migration wrote: an `@AppStorage` property's computed twin);
 /// - *reported*: new, in a statement that type-checked, and the migration reported a
 ///   warning or an error in that statement or on the line next to the error;
 /// - *unreported*: new, in a statement that type-checked, and nothing reported there:
@@ -103,6 +106,8 @@ struct DifferentialTypeCheck {
       before[error.file, default: [:]][map.statement(of: error.line), default: []].insert(error.message)
       bodiesBefore[error.file, default: []].insert(map.body(of: error.line))
     }
+    // Names the original could not find: missing here whatever the migration does.
+    let missingBefore = Set(original.map(\.message).filter { $0.hasPrefix("cannot find ") && $0.hasSuffix(" in scope") })
     var lineMaps: [String: LineMap] = [:]
     for error in errors {
       guard let file = byPath[error.file] else { continue }
@@ -116,7 +121,7 @@ struct DifferentialTypeCheck {
         report.unchecked.append(error)
         continue
       }
-      if bodiesBefore[file.path]?.contains(map.body(of: line)) == true {
+      if bodiesBefore[file.path]?.contains(map.body(of: line)) == true || missingBefore.contains(error.message) {
         report.unchecked.append(error)
         continue
       }

@@ -85,6 +85,18 @@ struct TypeCheckTests {
     #expect(named.reported.map(\.line) == [4])
   }
 
+  @Test("A name missing before migration is unchecked where a new declaration names it too; a newly missing name is not")
+  func namesMissingBefore() async throws {
+    // `Missing` is not there before or after; the pretend migration adds a declaration
+    // of that type (line 2) and one of a type that was found before (line 3, broken).
+    let original = "final class Here {}\nfinal class There {}\nlet a: Missing? = nil\n"
+    let migrated = "final class Here {}\nvar b: Missing? { nil }\nvar c: Gone? { nil }\nfinal class There {}\nlet a: Missing? = nil\n"
+    let file = FileOutcome(path: "M.swift", original: original, migrated: migrated, isParsed: true)
+    let report = try await TypeChecker.offThePool { try DifferentialTypeCheck.compare(MigrationResult(files: [file], findings: [])) }
+    #expect(report.unchecked.map(\.line) == [2], "\(report.output)")
+    #expect(report.unreported.map(\.line) == [3], "\(report.output)")
+  }
+
   @Test("A new error in a body that had other errors before is unchecked, not unreported")
   func errorsInABodyThatHadErrors() async throws {
     // Line 4 is an error before and after; the pretend migration breaks line 5, in the same function.
