@@ -41,6 +41,9 @@ public enum Rule: String, Sendable, Codable, CaseIterable {
   case deploymentTarget = "deployment-target"
   /// A subclass of a migrated class also received the macro.
   case migratedSubclass = "migrated-subclass"
+  /// A class `private` inside another type: left an `ObservableObject` (neither macro's
+  /// conformance can see it).
+  case privateNestedModel = "private-nested-model"
   /// `$property` publisher use of a formerly `@Published` property.
   case publisherUse = "publisher-use"
   /// `objectWillChange` use.

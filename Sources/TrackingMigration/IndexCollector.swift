@@ -16,6 +16,12 @@ final class IndexCollector: SyntaxVisitor {
     let inherited = (node.inheritanceClause?.inheritedTypes ?? []).compactMap { SyntaxQueries.simpleName(of: $0.type) }
     if index.classInheritance[name] == nil { index.classInheritance[name] = inherited }
     index.classConformances[name, default: []].formUnion(inherited)
+    if node.parent?.is(MemberBlockItemSyntax.self) == true,
+      node.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) && $0.detail == nil }),
+      let outer = SyntaxQueries.enclosingTypeName(of: node)
+    {
+      index.privateNestedClasses[name] = outer
+    }
     if SyntaxQueries.attribute(in: node.attributes, named: observationMacroNames) != nil {
       index.macroObservableClasses.insert(name)
     }

@@ -35,6 +35,12 @@ enum ModelMigration {
       return
     }
     if let macro = index.heldBackClasses[name] {
+      if let outer = index.privateNestedClasses[name], macro == "private" {
+        context.report(
+          .warning, .privateNestedModel, at: node.name, covering: node,
+          "'\(name)' is private inside '\(outer)': the conformance that @\(context.target.macroName) adds, in an extension at file scope, cannot see a private nested type (Swift reports it inaccessible; Apple's @Observable too). '\(name)' stays an ObservableObject: make it fileprivate (and the types its members use) or move it out of '\(outer)', then run again")
+        return
+      }
       if let subclass = index.heldBackForSubclass[name] {
         context.report(
           .warning, .attachedMacro, at: node.name, covering: node,
@@ -126,7 +132,7 @@ enum ModelMigration {
       if context.index.heldBackClasses[current] != nil {
         context.report(
           .note, .unknownType, at: node.name,
-          "'\(node.name.text)' inherits from '\(current)', which stays an ObservableObject (see its attached-macro warning): left unchanged")
+          "'\(node.name.text)' inherits from '\(current)', which stays an ObservableObject (see the warning on its declaration): left unchanged")
         return
       }
       ancestor = context.index.superclass(of: current)

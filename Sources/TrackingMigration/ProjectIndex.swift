@@ -109,11 +109,18 @@ struct ProjectIndex: Sendable {
   /// Classes declaring `ObservableObject` conformance, directly, through a
   /// protocol that refines it, or in an extension.
   private(set) var observableObjectClasses: Set<String> = []
-  /// `ObservableObject` classes left as they are because a macro attached to them
-  /// (named here: `@Stateful`, or `#Generated` for a declaration macro among its
-  /// members) may generate members the tool cannot see, such as
-  /// `@Published` properties that would stop updating views.
+  /// `ObservableObject` classes left as they are, with a warning on each: because a
+  /// macro attached to them (named here: `@Stateful`, or `#Generated` for a declaration
+  /// macro among its members) may generate members the tool cannot see, such as
+  /// `@Published` properties that would stop updating views; or because the class is
+  /// `private` inside another type (named here as `private`, see
+  /// ``privateNestedClasses``).
   private(set) var heldBackClasses: [String: String] = [:]
+  /// Classes declared `private` inside another type, with that type's name. Neither
+  /// macro can make one observable: the conformance it adds, in an extension at file
+  /// scope, cannot see a `private` member type ("'Loader' is inaccessible due to
+  /// 'private' protection level", for Apple's `@Observable` too).
+  var privateNestedClasses: [String: String] = [:]
   /// For a class of ``heldBackClasses`` held back because of a subclass's macro, that
   /// subclass.
   private(set) var heldBackForSubclass: [String: String] = [:]
@@ -295,6 +302,7 @@ struct ProjectIndex: Sendable {
     viewTypes.formUnion(new.viewTypes)
     declaredTypes.formUnion(new.declaredTypes)
     fileScopeTypes.formUnion(new.fileScopeTypes)
+    privateNestedClasses.merge(new.privateNestedClasses) { first, _ in first }
     for (type, functions) in new.functionFactsByType {
       functionFactsByType[type, default: [:]].merge(functions) { old, new in
         var merged = old
@@ -344,6 +352,8 @@ struct ProjectIndex: Sendable {
     where conformsDirectly(inherited) || conformsDirectly(extensionConformances[name] ?? []) {
       if let macro = opaqueMacro(of: name) {
         heldBackClasses[name] = macro
+      } else if privateNestedClasses[name] != nil {
+        heldBackClasses[name] = "private"
       } else {
         classes.insert(name)
       }

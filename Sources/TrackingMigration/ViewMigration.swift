@@ -163,11 +163,11 @@ enum External {
   /// inputs that is not a migrated class (a protocol, a type alias, a generic
   /// parameter) is reported.
   static func keep(_ typeName: String, _ construct: String, at node: some SyntaxProtocol, in context: FileContext) {
-    if let macro = context.index.heldBackClasses[typeName] {
+    if context.index.heldBackClasses[typeName] != nil {
       context.kept(node)
       context.report(
         .note, .unknownType, at: node,
-        "'\(typeName)' stays an ObservableObject (its '\(macro)' may generate members the tool cannot see): \(construct) stays as it is")
+        "'\(typeName)' stays an ObservableObject (see the warning on its declaration): \(construct) stays as it is")
     } else if context.index.declaredTypes.contains(typeName) {
       context.report(
         .warning, .unknownType, at: node,

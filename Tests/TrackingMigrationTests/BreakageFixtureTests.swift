@@ -12,7 +12,7 @@ struct BreakageFixtureTests {
     ("AppStorageTracked", .tracking), ("StatefulMacro", .tracking), ("PrivateObservedObject", .tracking),
     ("CodableInExtension", .apple), ("StorageBinding", .apple), ("ImplicitEnvironmentObject", .tracking),
     ("PublishedBindings", .tracking), ("WeakAnnounced", .apple), ("Cosmetics", .apple),
-    ("ShadowedSwiftUINames", .tracking),
+    ("ShadowedSwiftUINames", .tracking), ("PrivateNestedModel", .tracking),
   ]
 
   static func migrate(_ name: String, _ target: MigrationTarget) throws -> MigrationResult {
@@ -42,6 +42,17 @@ struct BreakageFixtureTests {
     #expect(result.findings(.modelPropertyWrapper).map { "\($0.line):\($0.severity)" } == ["5:note", "6:note", "7:note"])
     #expect(result.summary.byKind["property-wrapper"]?.converted == 3)
     #expect(!result.needsManualWork)
+  }
+
+  @Test("A class private inside another type stays an ObservableObject, reported; its view's wrapper stays, with a note")
+  func privateNestedModel() throws {
+    for target in MigrationTarget.allCases {
+      let result = Migrator(target: target).migrate(
+        try Fixtures.sources(of: Fixtures.beforeAndAfter("Breakage/PrivateNestedModel").before))
+      #expect(result.findings(rule: "private-nested-model").map { "\($0.line):\($0.severity)" } == ["11:warning"])
+      #expect(result.summary.byKind["wrapper"].map { "\($0.kept) kept, \($0.converted) converted" } == "1 kept, 1 converted")
+      #expect(result.summary.total.unhandled == 0)
+    }
   }
 
   @Test("2. A class with an attached macro the tool cannot see through stays an ObservableObject, reported")

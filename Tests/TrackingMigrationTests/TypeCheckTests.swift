@@ -16,6 +16,7 @@ struct TypeCheckTests {
     "BookReader/Before", "Rules/CodableApple/Before.swift", "Rules/AppStorageApple/Before.swift",
     "Rules/AppleImports/Before.swift", "Breakage/CodableInExtension/Before", "Breakage/StorageBinding/Before.swift",
     "Breakage/WeakAnnounced/Before.swift", "Breakage/Cosmetics/Before.swift", "Breakage/SecondRun/Before.swift",
+    "Breakage/PrivateNestedModel/Before.swift",
   ]
   static let tracking = [
     "BookReader/Before", "MultiFile/Before", "Rules/ProtocolsAndInits/Before.swift",
@@ -24,7 +25,7 @@ struct TypeCheckTests {
     "Breakage/AppStorageTracked/Before.swift", "Breakage/PrivateObservedObject/Before",
     "Breakage/StorageBinding/Before.swift", "Breakage/ImplicitEnvironmentObject/Before.swift",
     "Breakage/PublishedBindings/Before.swift", "Breakage/SecondRun/Before.swift",
-    "Breakage/ShadowedSwiftUINames/Before.swift",
+    "Breakage/ShadowedSwiftUINames/Before.swift", "Breakage/PrivateNestedModel/Before.swift",
   ]
 
   private func expectNoUnreportedErrors(_ fixture: String, _ target: MigrationTarget) async throws {
@@ -48,7 +49,7 @@ struct TypeCheckTests {
   func cleanFixtures() async throws {
     for fixture in [
       "Breakage/PrivateObservedObject/Before", "Breakage/StorageBinding/Before.swift",
-      "Breakage/ShadowedSwiftUINames/Before.swift",
+      "Breakage/ShadowedSwiftUINames/Before.swift", "Breakage/PrivateNestedModel/Before.swift",
     ] {
       for target in MigrationTarget.allCases {
         let report = try await TypeChecker.offThePool {
