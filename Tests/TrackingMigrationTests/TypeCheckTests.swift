@@ -68,6 +68,21 @@ struct TypeCheckTests {
     #expect(outcome.errorLines == ["V.swift": [4]], "\(outcome.output)")
   }
 
+  @Test("A model that imports only Foundation, or only UIKit, is an ObservableObject with @Published properties, as on Apple's SDKs")
+  func foundationBringsObservableObject() async throws {
+    let model = "import Foundation // the model\nfinal class M: ObservableObject { @Published var x = 0 }\n"
+    let uikitModel = "import UIKit\nfinal class N: ObservableObject { @Published var y = 0 }\nfunc f(_ object: NSObject) {}\n"
+    let view = "import SwiftUI\nstruct V: View {\n    @ObservedObject var m: M\n    @ObservedObject var n: N\n    var body: some View { Text(\"\\(m.x) \\(n.y)\") }\n}\n"
+    let outcome = try await TypeChecker.offThePool {
+      try TypeChecker.typeCheck(sources: ["M.swift": model, "N.swift": uikitModel, "V.swift": view])
+    }
+    #expect(outcome.errors.isEmpty, "\(outcome.output)")
+    // Combine itself is not brought: only the two names.
+    let other = "import Foundation\nlet bag = Set<AnyCancellable>()\n"
+    let missing = try await TypeChecker.offThePool { try TypeChecker.typeCheck(sources: ["O.swift": other]) }
+    #expect(missing.errorLines == ["O.swift": [2]], "\(missing.output)")
+  }
+
   @Test("An error the migration adds is unreported unless a warning names its line; old errors are not counted")
   func differentialCounts() async throws {
     // Line 3 refers to a module that is not there, before and after: an old error.

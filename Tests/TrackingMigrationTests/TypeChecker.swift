@@ -123,8 +123,21 @@ enum TypeChecker {
     }
   }
 
+  /// Apple's UI frameworks, which re-export Foundation.
+  static let foundationReexporters: Set<String> = ["AppKit", "UIKit", "Cocoa", "WatchKit"]
+
+  /// What an `import Foundation` brings on Apple's SDKs beyond Linux's Foundation: its
+  /// overlay there declares `ObservableObject` and `Published` (typealiases of
+  /// Combine's), so a model file that imports only Foundation, or only AppKit or UIKit,
+  /// declares an `ObservableObject` with `@Published` properties. Without them such a
+  /// model's views would not type-check before migration here, and nothing that uses
+  /// the model would be checked.
+  static let foundationCombineNames = "import protocol Combine.ObservableObject; import struct Combine.Published"
+
   /// `text` with every import of a module outside ``knownModules`` (or the modules
-  /// in `stubModules`) replaced by an empty line, so that line numbers stay.
+  /// in `stubModules`) replaced by an empty line, so that line numbers stay; an import
+  /// of Foundation, or of a UI framework that re-exports it, brings what it brings on
+  /// Apple's SDKs (see ``foundationCombineNames``), on the same line.
   static func blankingUnknownImports(in text: String, stubModules: Set<String>) -> String {
     let known = knownModules.union(stubModules)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -138,7 +151,16 @@ enum TypeChecker {
       let kinds: Set<Substring> = ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let"]
       let path = kinds.contains(words[importIndex + 1]) && importIndex + 2 < words.count ? words[importIndex + 2] : words[importIndex + 1]
       let module = String(path.split(separator: ".").first ?? "")
-      if !known.contains(module) { lines[index] = lines[index].hasSuffix("\r") ? "\r" : "" }
+      let ending = lines[index].hasSuffix("\r") ? "\r" : ""
+      let wholeModule = path == words[importIndex + 1]
+      if wholeModule && module == "Foundation" {
+        // Before the import, which may end in a comment.
+        lines[index] = foundationCombineNames + "; " + lines[index]
+      } else if wholeModule && foundationReexporters.contains(module) && !known.contains(module) {
+        lines[index] = "import Foundation; " + foundationCombineNames + ending
+      } else if !known.contains(module) {
+        lines[index] = ending
+      }
     }
     return lines.joined(separator: "\n")
   }
