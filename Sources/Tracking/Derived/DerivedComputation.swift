@@ -48,9 +48,14 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
   /// version it has), computed first if stale.
   @inline(__always)
   func read(by owner: Derived<Value>) -> Value {
-    Computation.ensureCurrent(self)
     let scope = CurrentScope.raw
+    // One lock when the value is current (the common case): the check and the read.
     state.lock()
+    if _slowPath(state.valueWhileLocked.pointee.needsUpdate) {
+      state.unlock()
+      Computation.ensureCurrent(self)
+      state.lock()
+    }
     let version = state.valueWhileLocked.pointee.version
     let value = cache.pointee
     state.unlock()

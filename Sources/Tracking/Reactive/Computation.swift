@@ -37,7 +37,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   private let updateLock = Locked(())
 
   init(site: SourceSite? = nil) {
-    super.init(changeNeeds: .nothing, hearsWillSet: false, site: site)
+    super.init(changeNeeds: .nothing, hearsWillSet: false, isComputation: true, site: site)
   }
 
   // MARK: Pushed (on the mutating thread)
@@ -101,7 +101,8 @@ package class Computation: ReactiveNode, @unchecked Sendable {
         NotificationBatch.enqueue(computation)
       }
       subscribers.forEachNode { node in
-        if let next = node as? Computation {
+        if node.isComputation {
+          let next = unsafeDowncast(node, to: Computation.self)
           if next.markPending() { stack.push(next) }
         } else {
           node.computationMayHaveChanged(computation, deferred: deferred)
@@ -162,15 +163,26 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// thousands deep): each recomputation then finds its inputs current.
   static func ensureCurrent(_ root: Computation) {
     guard root.needsUpdate else { return }
-    var stack = PullStack(root)
-    while let top = stack.top {
-      switch top.computation.pullStep(at: &stack.topIndex) {
-      case .descend(let input): stack.push(input)
-      case .recompute:
-        top.computation.update()
-        stack.pop()
-      case .current: stack.pop()
+    // The computation being pulled and how far it got are locals; the ones waiting
+    // for it (its readers on the way down) are on the stack.
+    var current = root
+    var index = 0
+    var waiting = SmallList<PullFrame>()
+    while true {
+      switch current.pullStep(at: &index) {
+      case .descend(let input):
+        // A pull two deep is often many deep (a chain): room for 16 at once.
+        if !waiting.isEmpty { waiting.reserveCapacityForRest(16) }
+        waiting.append(PullFrame(computation: current, index: index))
+        current = input
+        index = 0
+        continue
+      case .recompute: current.update()
+      case .current: break
       }
+      guard let reader = waiting.popLast() else { return }
+      current = reader.computation
+      index = reader.index
     }
   }
 
@@ -188,15 +200,21 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     state.withLock { $0.needsUpdate }
   }
 
-  /// The next step of pulling this computation, from its `index`-th input on.
+  /// The next step of pulling this computation, from its `index`-th input on. Each
+  /// input is read out under the lock on its own (copying the list would retain and
+  /// release all of it at every step).
   private func pullStep(at index: inout Int) -> PullStep {
-    let (stale, dirty, inputs) = state.withLock { state in
-      (state.needsUpdate, state.dirty || !state.hasCache || state.appleInFlight || state.stopped, state.dependencies.computations)
-    }
-    guard stale else { return .current }
-    if dirty { return .recompute }
-    while index < inputs.count {
-      let read = inputs[index]
+    while true {
+      let position = index
+      let (stale, dirty, read) = state.withLock { state -> (Bool, Bool, ComputationReads.Read?) in
+        (
+          state.needsUpdate, state.dirty || !state.hasCache || state.appleInFlight || state.stopped,
+          position < state.dependencies.computations.count ? state.dependencies.computations[position] : nil
+        )
+      }
+      guard stale else { return .current }
+      if dirty { return .recompute }
+      guard let read else { break }
       switch read.computation.pullState(since: read.version) {
       case .stale: return .descend(read.computation)
       case .changed: return .recompute
@@ -277,38 +295,11 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   deinit {}
 }
 
-/// The computations a pull is bringing up to date, each with how far it got through
-/// the computations it read; the first frame held inline, so that a pull one level
-/// deep allocates nothing.
-struct PullStack {
-  struct Frame {
-    let computation: Computation
-    var index = 0
-  }
-
-  private var first: Frame?
-  private var rest: [Frame] = []
-
-  init(_ root: Computation) { first = Frame(computation: root) }
-
-  var top: Frame? { rest.last ?? first }
-
-  /// The input index of the top frame.
-  var topIndex: Int {
-    get { rest.isEmpty ? first!.index : rest[rest.count - 1].index }
-    set {
-      if rest.isEmpty { first!.index = newValue } else { rest[rest.count - 1].index = newValue }
-    }
-  }
-
-  mutating func push(_ computation: Computation) {
-    if rest.capacity == 0 { rest.reserveCapacity(16) }
-    rest.append(Frame(computation: computation))
-  }
-
-  mutating func pop() {
-    if rest.isEmpty { first = nil } else { rest.removeLast() }
-  }
+/// A computation whose pull waits for one of its inputs to be brought up to date, and
+/// the index of that input (see ``Computation/ensureCurrent(_:)``).
+struct PullFrame {
+  let computation: Computation
+  let index: Int
 }
 
 /// A stack of computations for a propagation: a chain (where each pops before it pushes

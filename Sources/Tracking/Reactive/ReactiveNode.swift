@@ -70,19 +70,24 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// was made): its observers then hear will-sets too and read the changed values.
   let introspects: Bool
 
+  /// Whether the node is a ``Computation``: a propagation tests it at every edge, where
+  /// a dynamic cast would cost more than the rest of the step.
+  let isComputation: Bool
+
   /// `site`: where a user started it (for the leak check).
   init(
     changeNeeds: TrackingObserver.Handler.Needs, hearsWillSet: Bool, hearsDidSet: Bool = true,
-    site: SourceSite? = nil
+    isComputation: Bool = false, site: SourceSite? = nil
   ) {
     introspects = Introspection.isOn
     self.changeNeeds = introspects ? .source : changeNeeds
     self.hearsWillSet = hearsWillSet
     self.hearsDidSet = hearsDidSet
+    self.isComputation = isComputation
     state = Locked(NodeState())
     super.init()
     Introspection.register(self)
-    LifetimeRecorder.register(self, kind: self is Computation ? .derivedValue : .observation, site: site)
+    LifetimeRecorder.register(self, kind: isComputation ? .derivedValue : .observation, site: site)
   }
 
   // MARK: What a node hears (overridden by computations and reactions)
