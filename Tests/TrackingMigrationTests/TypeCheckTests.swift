@@ -68,7 +68,7 @@ struct TypeCheckTests {
     #expect(outcome.errorLines == ["V.swift": [4]], "\(outcome.output)")
   }
 
-  @Test("A model that imports only Foundation, or only UIKit, is an ObservableObject with @Published properties, as on Apple's SDKs")
+  @Test("A model that imports only Foundation (or a submodule of it), or only UIKit, is an ObservableObject with @Published properties, as on Apple's SDKs")
   func foundationBringsObservableObject() async throws {
     let model = "import Foundation // the model\nfinal class M: ObservableObject { @Published var x = 0 }\n"
     let uikitModel = "import UIKit\nfinal class N: ObservableObject { @Published var y = 0 }\nfunc f(_ object: NSObject) {}\n"
@@ -77,6 +77,10 @@ struct TypeCheckTests {
       try TypeChecker.typeCheck(sources: ["M.swift": model, "N.swift": uikitModel, "V.swift": view])
     }
     #expect(outcome.errors.isEmpty, "\(outcome.output)")
+    // A submodule, which Linux's Foundation does not have, imports Foundation.
+    let submodule = "import Foundation.NSDate\nfinal class D: ObservableObject { @Published var date = Date() }\n"
+    let date = try await TypeChecker.offThePool { try TypeChecker.typeCheck(sources: ["D.swift": submodule]) }
+    #expect(date.errors.isEmpty, "\(date.output)")
     // Combine itself is not brought: only the two names.
     let other = "import Foundation\nlet bag = Set<AnyCancellable>()\n"
     let missing = try await TypeChecker.offThePool { try TypeChecker.typeCheck(sources: ["O.swift": other]) }

@@ -137,7 +137,8 @@ enum TypeChecker {
   /// `text` with every import of a module outside ``knownModules`` (or the modules
   /// in `stubModules`) replaced by an empty line, so that line numbers stay; an import
   /// of Foundation, or of a UI framework that re-exports it, brings what it brings on
-  /// Apple's SDKs (see ``foundationCombineNames``), on the same line.
+  /// Apple's SDKs (see ``foundationCombineNames``), on the same line; an import of a
+  /// known module's submodule imports the module.
   static func blankingUnknownImports(in text: String, stubModules: Set<String>) -> String {
     let known = knownModules.union(stubModules)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -153,7 +154,11 @@ enum TypeChecker {
       let module = String(path.split(separator: ".").first ?? "")
       let ending = lines[index].hasSuffix("\r") ? "\r" : ""
       let wholeModule = path == words[importIndex + 1]
-      if wholeModule && module == "Foundation" {
+      if wholeModule && path.contains(".") && known.contains(module) {
+        // A Clang submodule (`import Foundation.NSDate`): Linux's modules have none,
+        // and a missing module stops the whole check; the module itself is imported.
+        lines[index] = (module == "Foundation" ? foundationCombineNames + "; " : "") + "import \(module)" + ending
+      } else if wholeModule && module == "Foundation" {
         // Before the import, which may end in a comment.
         lines[index] = foundationCombineNames + "; " + lines[index]
       } else if wholeModule && foundationReexporters.contains(module) && !known.contains(module) {
