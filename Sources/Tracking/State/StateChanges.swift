@@ -51,24 +51,24 @@ public struct StateChanges {
     /// Where the readers of the fields wait.
     @usableFromInline
     let observation: StateObservation
-    /// The write stamps of the old and the new value (see ``StateRegistrar``).
+    /// The write stamps of the old and the new value (see ``StateRegistrar``); `nil`
+    /// when neither has any (no field of an incomparable type was ever written, the
+    /// common case), so that a comparison copies no array.
     @usableFromInline
-    let oldStamps: [Int]
-    @usableFromInline
-    let newStamps: [Int]
+    let stamps: (old: [Int], new: [Int])?
 
     @usableFromInline
     init(_ old: StateRegistrar, _ new: StateRegistrar) {
       observation = old.observation
-      oldStamps = old.stamps
-      newStamps = new.stamps
+      stamps = old.stamps.isEmpty && new.stamps.isEmpty ? nil : (old.stamps, new.stamps)
     }
 
     /// Whether field `id`, of an incomparable type, was written since the old value
     /// (or the old value since the new one: a copy written back after the store moved on).
     @inlinable @inline(__always)
     func wasWritten(_ id: Int) -> Bool {
-      StateRegistrar.stamp(of: id, in: oldStamps) != StateRegistrar.stamp(of: id, in: newStamps)
+      guard let stamps else { return false }
+      return StateRegistrar.stamp(of: id, in: stamps.old) != StateRegistrar.stamp(of: id, in: stamps.new)
     }
   }
 
