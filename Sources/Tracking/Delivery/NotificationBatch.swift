@@ -93,13 +93,14 @@ struct NotificationBatch {
   /// callbacks wait in the open batch (or in one opened for them). `change` is
   /// described as far as their callbacks need.
   static func deliverDidSet(_ observers: DueObservers, _ change: ChangeDescription) {
-    if let only = observers.only, only.kind != .node, !isOpen {
-      // The common case, one callback of a change made outside any batch: it runs first
-      // in the batch opened for it, as it would from the (otherwise empty) queue, so
-      // it is called directly rather than queued and taken back.
+    if let only = observers.only, !isOpen {
+      // The common case, one observer of a change made outside any batch: what it
+      // queues would run first in the batch opened for it, as from the (otherwise
+      // empty) queue, so a callback is called directly, and a node told so (a
+      // reaction then runs at once, rather than queued and taken back).
       return run {
         if let source = change.source { current!.pointee.keep(source) }
-        only.notifyDidSet(change)
+        only.notifyDidSetAlone(change)
       }
     }
     run {

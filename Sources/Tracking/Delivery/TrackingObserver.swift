@@ -301,6 +301,14 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     }
   }
 
+  /// ``notifyDidSet(_:)`` for the only observer of a change, in a batch opened for it
+  /// (see ``ReactiveNode/sourceDidChangeAlone(_:)``).
+  func notifyDidSetAlone(_ change: ChangeDescription) {
+    guard kind == .node else { return notifyDidSet(change) }
+    guard isPending else { return }
+    callbacks.pointee.node.unsafelyUnwrapped.sourceDidChangeAlone(change)
+  }
+
   /// Called by a registrar that is being freed because its object was deallocated,
   /// on the deallocating thread. Does not end the observer: it may watch other
   /// objects.

@@ -172,6 +172,14 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     changed(.didSet, change, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true)
   }
 
+  /// The change's only observer, in a batch opened for it: the run that the end of the
+  /// batch would start first starts now.
+  override func sourceDidChangeAlone(_ change: ChangeDescription) {
+    recordCause(.didSet, change)
+    changed(
+      .didSet, change, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true, alone: true)
+  }
+
   /// A derived value changes when it is recomputed, which this reaction's run will do
   /// (by pulling it) if it must: the change is of the kind the options ask for, and
   /// names the derived value.
@@ -207,10 +215,12 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// run, but the run gets the latest requested change). `atBatchEnd`: the run waits
   /// for the end of the change's batch (did-sets). `startsHere`: false for a change that
   /// has not happened yet; its run is scheduled. `certain`: false for a computation's
-  /// change, which the run confirms by pulling.
+  /// change, which the run confirms by pulling. `alone`: the batch was opened for this
+  /// change, of which this reaction is the only observer, so it does at once what
+  /// ``flush()`` would do first when the batch drains.
   private func changed(
     _ kind: TrackingEvent.Kind, _ change: ChangeDescription, requested: Bool, atBatchEnd: Bool,
-    startsHere: Bool = true, certain: Bool = true
+    startsHere: Bool = true, certain: Bool = true, alone: Bool = false
   ) {
     let thread = tracking_current_thread()
     let runsHere = startsHere && runsWhereChanged
@@ -228,7 +238,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
         return hearsEveryChange && state.scheduled ? .changedAgain : .none
       }
       guard !wasWaiting || state.queuedOn != 0 else { return .none }
-      if atBatchEnd {
+      if atBatchEnd && !alone {
         state.queuedOn = thread
         return .queue
       }
@@ -236,7 +246,8 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
         state.scheduled = true
         return .tellOwner
       }
-      return runsHere ? .now(state.beginRun(on: thread, keepsSource: bodyTakesChange)) : .scheduled
+      return runsHere && !(alone && state.nextRunIsScheduled)
+        ? .now(state.beginRun(on: thread, keepsSource: bodyTakesChange)) : .scheduled
     }
     act(on: start)
   }

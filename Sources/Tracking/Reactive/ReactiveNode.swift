@@ -99,6 +99,11 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// A property this node read has changed, on the mutating thread, inside a batch.
   func sourceDidChange(_ change: ChangeDescription) {}
 
+  /// ``sourceDidChange(_:)`` when this node is the change's only observer and the
+  /// batch was opened for this change: what the node would queue would be the first
+  /// and only entry of the batch, so a reaction may run now instead.
+  func sourceDidChangeAlone(_ change: ChangeDescription) { sourceDidChange(change) }
+
   /// A computation this node read may have changed (it is dirty or pending), on the
   /// thread that is propagating, inside a batch. `deferred`: the change has not
   /// happened yet (an Apple object's will-set), so a run it causes must be scheduled,
