@@ -28,6 +28,13 @@ public struct TrackingRegistrar: @unchecked Sendable {
     #endif
   }
 
+  /// A registrar over existing storage: for callers that hold the storage borrowed
+  /// (`StateObservation`).
+  @inlinable @inline(__always)
+  init(storage: RegistrarStorage) {
+    self.storage = storage
+  }
+
   // MARK: Numbered properties (the macro's entry points)
 
   /// Records a read of property `id` in the current tracking scope, if there is one.

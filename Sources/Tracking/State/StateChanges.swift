@@ -28,11 +28,20 @@ public struct StateChanges {
   @usableFromInline
   let owner: StateOwner
 
-  /// The first change, held inline so that a mutation of one field allocates nothing.
+  /// The first change, when it is a field of a state value (where, and ``firstID``):
+  /// held inline, and unretained, so that a mutation of one field allocates and
+  /// retains nothing. Safe because a field is recorded only on a value that kept its
+  /// identity: the observation is also held by the new state, the mutated copy that
+  /// ``StateStore/mutate(_:)`` keeps alive until the changes are delivered (even if a
+  /// `willSet` callback breaks the rule and mutates the store meanwhile).
   @usableFromInline
-  var first: (any StateChangeRecipient, Int)?
+  var first: Unmanaged<StateObservation>?
 
-  /// The other changes, in the order they were found.
+  /// The field of the first change.
+  @usableFromInline
+  var firstID = 0
+
+  /// The other changes, in the order they were found, after ``first``.
   @usableFromInline
   var rest: [(any StateChangeRecipient, Int)] = []
 
@@ -48,19 +57,21 @@ public struct StateChanges {
 
   /// The fields of one state value, as compared between its old and new versions.
   public struct Fields {
-    /// Where the readers of the fields wait.
+    /// Where the readers of the fields wait. Unretained: the values compared share it
+    /// (``fields(_:_:)`` makes fields only for two versions of one value), and the new
+    /// one, held by ``StateStore/mutate(_:)``, keeps it alive (see ``first``).
     @usableFromInline
-    let observation: StateObservation
+    unowned(unsafe) let observation: StateObservation
     /// The write stamps of the old and the new value (see ``StateRegistrar``); `nil`
     /// when neither has any (no field of an incomparable type was ever written, the
     /// common case), so that a comparison copies no array.
     @usableFromInline
-    let stamps: (old: [Int], new: [Int])?
+    let stamps: (old: [Int]?, new: [Int]?)?
 
-    @usableFromInline
-    init(_ old: StateRegistrar, _ new: StateRegistrar) {
+    @inlinable @inline(__always)
+    init(_ old: borrowing StateRegistrar, _ new: borrowing StateRegistrar) {
       observation = old.observation
-      stamps = old.stamps.isEmpty && new.stamps.isEmpty ? nil : (old.stamps, new.stamps)
+      stamps = old.stamps == nil && new.stamps == nil ? nil : (old.stamps, new.stamps)
     }
 
     /// Whether field `id`, of an incomparable type, was written since the old value
@@ -81,17 +92,24 @@ public struct StateChanges {
   }
 
   /// Whether nothing changed.
-  var isEmpty: Bool { first == nil }
+  var isEmpty: Bool { first == nil && rest.isEmpty }
+
+  /// Records that field `id` of the state value observed by `observation` changed.
+  @inlinable
+  mutating func record(_ observation: StateObservation, _ id: Int) {
+    if first == nil && rest.isEmpty {
+      first = Unmanaged.passUnretained(observation)
+      firstID = id
+    } else {
+      rest.append((observation, id))
+    }
+  }
 
   /// Records that field `id` of the value observed by `recipient` changed (an element
   /// of a tracked collection is field 0 of its cell).
-  @usableFromInline
+  @inlinable
   mutating func record(_ recipient: any StateChangeRecipient, _ id: Int) {
-    if first == nil {
-      first = (recipient, id)
-    } else {
-      rest.append((recipient, id))
-    }
+    rest.append((recipient, id))
   }
 
   /// Claims the state values of `value`, which replaced an old one, for the store.
@@ -106,22 +124,28 @@ public struct StateChanges {
 
   /// Notifies the readers of every changed field that it is about to change: runs
   /// `willSet` callbacks now, on this thread.
-  @usableFromInline
+  @inlinable
   func willSet() {
-    forEach { recipient, id in recipient.notifyWillSet(id) }
+    if let first {
+      let id = firstID
+      first._withUnsafeGuaranteedRef { $0.notifyWillSet(id) }
+    }
+    if !rest.isEmpty {
+      for (recipient, id) in rest { recipient.notifyWillSet(id) }
+    }
   }
 
   /// Notifies the readers of every changed field that it has changed (delivered through
   /// this thread's notification batch, once per observer).
-  @usableFromInline
+  @inlinable
   func didSet() {
-    forEach { recipient, id in recipient.notifyDidSet(id) }
-  }
-
-  private func forEach(_ body: (any StateChangeRecipient, Int) -> Void) {
-    guard let (recipient, id) = first else { return }
-    body(recipient, id)
-    for (recipient, id) in rest { body(recipient, id) }
+    if let first {
+      let id = firstID
+      first._withUnsafeGuaranteedRef { $0.notifyDidSet(id) }
+    }
+    if !rest.isEmpty {
+      for (recipient, id) in rest { recipient.notifyDidSet(id) }
+    }
   }
 }
 
@@ -136,9 +160,35 @@ protocol StateChangeRecipient: AnyObject {
 }
 
 extension StateObservation: StateChangeRecipient {
-  @inlinable @inline(__always)
-  func notifyWillSet(_ id: Int) { registrar.willSet(self, property: id, keyPath: \.self) }
+  // The observation's storage is used borrowed: the observation (`self`, guaranteed
+  // for the call) owns its registrar, so neither needs a retain here. The site closure
+  // captures the object's identity, not the object (a capture cost a retain).
+
+  /// Where a field of a state value changed, for the change's description.
+  @usableFromInline
+  static func site(_ objectID: ObjectIdentifier, _ id: Int) -> ChangeSite {
+    ChangeSite(objectID: objectID, objectType: StateObservation.self, propertyID: id, keyPath: \StateObservation.self)
+  }
 
   @inlinable @inline(__always)
-  func notifyDidSet(_ id: Int) { registrar.didSet(self, property: id, keyPath: \.self) }
+  func notifyWillSet(_ id: Int) {
+    withStorage { storage in
+      if storage.isRead(id) {
+        let objectID = ObjectIdentifier(self)
+        storage.willSet(id, subject: self) { Self.site(objectID, id) }
+      }
+      if _slowPath(TrackingInterop.isRelaying) { TrackingInterop.relayWillSet(storage, id) }
+    }
+  }
+
+  @inlinable @inline(__always)
+  func notifyDidSet(_ id: Int) {
+    withStorage { storage in
+      if storage.isRead(id) {
+        let objectID = ObjectIdentifier(self)
+        storage.didSet(id, subject: self) { Self.site(objectID, id) }
+      }
+      if _slowPath(TrackingInterop.isRelaying) { TrackingInterop.relayDidSet(storage, id) }
+    }
+  }
 }

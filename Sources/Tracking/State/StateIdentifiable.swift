@@ -28,14 +28,17 @@ public protocol StateIdentifiable {
 
 extension StateIdentifiable {
   /// A value compared as a whole: replaced unless its bits are identical.
+  @inlinable
   public func _$reportChanges(from old: Self, into changes: inout StateChanges) -> Bool {
     !StateBits.identical(old, self)
   }
 
   /// A value whose insides are not known holds no state value to claim.
+  @inlinable
   public func _$claim(for owner: StateOwner) -> Bool { true }
 
   /// A value whose insides are not known holds no state value to give a new identity.
+  @inlinable
   public mutating func _$reidentify(for owner: StateOwner) {}
 }
 
@@ -61,6 +64,7 @@ extension Optional: StateIdentifiable where Wrapped: StateIdentifiable {
 
   /// Replaced when one side is `nil` and the other is not, or when the wrapped value
   /// was; otherwise the changes inside the wrapped value are recorded.
+  @inlinable
   public func _$reportChanges(from old: Self, into changes: inout StateChanges) -> Bool {
     switch (old, self) {
     case (.none, .none): false
@@ -70,11 +74,13 @@ extension Optional: StateIdentifiable where Wrapped: StateIdentifiable {
   }
 
   /// Claims the wrapped value, if any.
+  @inlinable
   public func _$claim(for owner: StateOwner) -> Bool {
     self?._$claim(for: owner) ?? true
   }
 
   /// Gives the wrapped value a new identity where it belongs to another store.
+  @inlinable
   public mutating func _$reidentify(for owner: StateOwner) {
     self?._$reidentify(for: owner)
   }
@@ -98,6 +104,7 @@ extension StateIdentifiable where Self: MutableCollection & RandomAccessCollecti
   /// order, a new element); otherwise the changes inside each element that is not
   /// bitwise identical to the old one are recorded. A collection the mutation did not
   /// touch shares its storage with the old one and is skipped before this is called.
+  @inlinable
   public func _$reportChanges(from old: Self, into changes: inout StateChanges) -> Bool {
     guard count == old.count else { return true }
     var oldIndex = old.startIndex
@@ -114,12 +121,14 @@ extension StateIdentifiable where Self: MutableCollection & RandomAccessCollecti
   }
 
   /// Claims every element.
+  @inlinable
   public func _$claim(for owner: StateOwner) -> Bool {
     allSatisfy { $0._$claim(for: owner) }
   }
 
   /// Gives a new identity to the elements that belong to another store, touching only
   /// those (so a buffer shared with other arrays is copied only if one does).
+  @inlinable
   public mutating func _$reidentify(for owner: StateOwner) {
     var index = startIndex
     while index != endIndex {

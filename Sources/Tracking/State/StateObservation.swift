@@ -46,6 +46,17 @@ final class StateObservation: ManagedBuffer<TrackingRegistrar, tracking_atomic_w
     withUnsafeMutablePointerToHeader { $0.pointee }
   }
 
+  /// Calls `body` with the registrar's storage, borrowed: no retain, as this object,
+  /// which the caller holds, owns it. (The header, a ``TrackingRegistrar``, is one
+  /// reference, its storage: it is read as such, which a test checks.)
+  @inlinable @inline(__always)
+  func withStorage<Result>(_ body: (RegistrarStorage) -> Result) -> Result {
+    let storage = withUnsafeMutablePointerToHeader {
+      UnsafeRawPointer($0).load(as: Unmanaged<RegistrarStorage>.self)
+    }
+    return storage._withUnsafeGuaranteedRef(body)
+  }
+
   /// Makes `owner` the store of this value if no store is yet. Returns whether the value
   /// belongs to `owner` now (`false`: another store claimed it first).
   func claim(for owner: StateOwner) -> Bool {

@@ -1,3 +1,5 @@
+import CTrackingSupport
+
 /// The registrar of one ``TrackedState()`` value: its identity, and the place where
 /// reads of its fields are recorded. ``TrackedState()`` stores one in each struct and
 /// routes the fields' accessors through it; you don't call it yourself.
@@ -30,10 +32,12 @@ public struct StateRegistrar: @unchecked Sendable {
   /// state value), indexed by field number: which write it saw last, as a number
   /// unique in the process (0, or no entry: none). A store compares the old and the new
   /// value's stamps to tell whether such a field was written in between (see
-  /// ``StateChanges``). Empty, and so free, until such a field is written; a copy
-  /// shares the array until one of them writes.
+  /// ``StateChanges``). `nil`, and so free, until such a field is written (an empty
+  /// array would cost a retain and a release at every copy of the value, and every
+  /// read through a store copies it); a copy shares the array until one of them
+  /// writes.
   @usableFromInline
-  var stamps: [Int] = []
+  var stamps: [Int]?
 
   /// Creates a registrar, and so a new identity.
   public init() {
@@ -60,22 +64,48 @@ public struct StateRegistrar: @unchecked Sendable {
   ///
   /// In a region that requires tracking (see `TrackingDiagnostics`) but outside any
   /// tracking, the read is reported instead, as `\State.name`.
+  ///
+  /// Inlined up to the one check that a read outside any scope and without interop
+  /// pays (as ``TrackingRegistrar/access(_:property:keyPath:)``): the generated getters
+  /// call it, also from inside ``StateStore/mutate(_:)``'s body.
+  @inlinable @inline(__always)
   public func access<State>(_ state: State.Type, property id: Int, name: StaticString) {
+    let scope = CurrentScope.raw
+    if _slowPath(UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0) {
+      recordAccess(State.self, property: id, name: name)
+    }
+  }
+
+  /// The part of ``access(_:property:name:)`` that runs inside a scope or with interop.
+  @usableFromInline
+  func recordAccess<State>(_ state: State.Type, property id: Int, name: StaticString) {
     if _slowPath(CurrentScope.isRequiredRegion) {
       RequiredTracking.reportUntrackedRead(observation, \.self, name: "\(name)", typeName: "\(State.self)")
       return
     }
-    observation.registrar.access(observation, property: id, keyPath: \.self)
+    observation.withStorage { TrackingRegistrar(storage: $0).access(observation, property: id, keyPath: \.self) }
   }
 
   /// Records a read of this value as the root of a store (see
   /// ``StateObservation/rootID``): its readers are notified when the store's root is
   /// replaced. Returns `false`, recording nothing, in a region that requires tracking
   /// but outside any tracking: the store reports the read itself.
-  @usableFromInline
+  @inlinable @inline(__always)
   func accessAsRoot() -> Bool {
+    let scope = CurrentScope.raw
+    if _slowPath(UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0) {
+      return recordRootAccess()
+    }
+    return true
+  }
+
+  /// The part of ``accessAsRoot()`` that runs inside a scope or with interop.
+  @usableFromInline
+  func recordRootAccess() -> Bool {
     if _slowPath(CurrentScope.isRequiredRegion) { return false }
-    observation.registrar.access(observation, property: StateObservation.rootID, keyPath: \.self)
+    observation.withStorage {
+      TrackingRegistrar(storage: $0).access(observation, property: StateObservation.rootID, keyPath: \.self)
+    }
     return true
   }
 
@@ -136,14 +166,18 @@ extension StateRegistrar {
   /// Gives field `id` a new stamp.
   @usableFromInline
   mutating func stamp(_ id: Int) {
-    if stamps.count <= id { stamps += repeatElement(0, count: id + 1 - stamps.count) }
-    stamps[id] = StateSerials.next()
+    var table = stamps ?? []
+    stamps = nil  // so that `table` is the only reference, and is written in place
+    if table.count <= id { table += repeatElement(0, count: id + 1 - table.count) }
+    table[id] = StateSerials.next()
+    stamps = table
   }
 
   /// The stamp of field `id` in `stamps` (0: never written).
   @inlinable @inline(__always)
-  static func stamp(of id: Int, in stamps: [Int]) -> Int {
-    id < stamps.count ? stamps[id] : 0
+  static func stamp(of id: Int, in stamps: [Int]?) -> Int {
+    guard let stamps else { return 0 }
+    return id < stamps.count ? stamps[id] : 0
   }
 }
 

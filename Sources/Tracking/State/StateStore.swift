@@ -33,12 +33,15 @@
 /// hands out may travel).
 @dynamicMemberLookup
 public final class StateStore<State: TrackedStateValue>: Trackable {
-  @usableFromInline let registrar = TrackingRegistrar()
   @usableFromInline let owner: StateOwner
-  /// The state, in memory of its own: read and swapped in place, without the dynamic
-  /// exclusivity checks (and the copies) of a class's stored property. The store is
-  /// not `Sendable`: only its isolation domain touches it.
-  @usableFromInline let _state: UnsafeMutablePointer<State>
+  /// The state, stored in the store itself and read and swapped in place.
+  ///
+  /// Exclusivity is not checked dynamically (`@exclusivity(unchecked)`): a checked
+  /// class property would begin and end an access around every read and around the
+  /// swap of a commit. The store is not `Sendable`, so only its isolation domain
+  /// touches it, and the store's own accesses never overlap: a read returns a copy, a
+  /// commit compares and swaps after `mutate`'s body returned.
+  @exclusivity(unchecked) @usableFromInline var _state: State
 
   /// Creates a store that owns `state`. State values in it that another store holds
   /// get a new identity here (see ``StateOwner``).
@@ -47,13 +50,7 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     var state = state
     owner.reidentify(&state)
     self.owner = owner
-    _state = .allocate(capacity: 1)
-    _state.initialize(to: state)
-  }
-
-  deinit {
-    _state.deinitialize(count: 1)
-    _state.deallocate()
+    _state = state
   }
 
   /// The root state. Reading it records a read of the root, whose readers are notified
@@ -63,7 +60,7 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   @inlinable
   public var state: State {
     recordRootRead()
-    return _state.pointee
+    return _state
   }
 
   /// Reads the state's member at `keyPath`.
@@ -74,7 +71,7 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     @inline(__always) get {
       recordRootRead()
-      return _state.pointee[keyPath: keyPath]
+      return _state[keyPath: keyPath]
     }
   }
 
@@ -88,7 +85,7 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   public subscript<Value>(dynamicMember keyPath: WritableKeyPath<State, Value>) -> Value {
     @inline(__always) get {
       recordRootRead()
-      return _state.pointee[keyPath: keyPath]
+      return _state[keyPath: keyPath]
     }
     set { mutate { $0[keyPath: keyPath] = newValue } }
   }
@@ -99,7 +96,14 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   /// one of the store's `state`.
   @inlinable @inline(__always)
   func recordRootRead() {
-    if !_state.pointee._$stateRegistrar.accessAsRoot() { registrar.access(self, property: 0, keyPath: \.state) }
+    if !_state._$stateRegistrar.accessAsRoot() { reportUntrackedRootRead() }
+  }
+
+  /// Reports a read of ``state`` in a region that requires tracking, outside any
+  /// tracking.
+  @usableFromInline @inline(never)
+  func reportUntrackedRootRead() {
+    RequiredTracking.reportUntrackedRead(self, \.state)
   }
 
   /// Mutates the state and returns what `body` returns.
@@ -126,14 +130,14 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try withTransaction { () throws(Failure) -> Result in
-      var copy = _state.pointee
+      var copy = _state
       defer { commit(&copy) }
       return try body(&copy)
     }
   }
 
   /// `new._$reportChanges(from: old, into: &changes)`, with `old` borrowed in place:
-  /// passed straight from the pointer, the stored state would be copied first (a
+  /// passed straight from the stored property, the state would be copied first (a
   /// retain and a release of each of its references).
   @inlinable @inline(__always)
   static func reportChanges(in new: State, from old: inout State, into changes: inout StateChanges) -> Bool {
@@ -147,17 +151,17 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
     // Compared with the stored state, and then swapped with it: storing copies nothing,
     // and `new` ends up holding the old state, which its owner (`mutate`'s copy)
     // destroys.
-    if Self.reportChanges(in: new, from: &_state.pointee, into: &changes) {
+    if Self.reportChanges(in: new, from: &_state, into: &changes) {
       // A new root: every reader of the store read the old root as such.
       owner.reidentify(&new)
-      let oldRoot = _state.pointee._$stateRegistrar
+      let oldRoot = _state._$stateRegistrar
       oldRoot.rootWillChange()
-      swap(&_state.pointee, &new)
+      swap(&_state, &new)
       oldRoot.rootDidChange()
     } else {
       if !changes.claimedAll { owner.reidentify(&new) }
       changes.willSet()
-      swap(&_state.pointee, &new)
+      swap(&_state, &new)
       changes.didSet()
     }
   }

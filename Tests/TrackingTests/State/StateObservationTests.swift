@@ -1,0 +1,47 @@
+import Testing
+@_spi(Testing) @testable import Tracking
+
+/// The shortcuts a store's commit takes for speed: an observation's storage read
+/// without a retain, changes held unretained, write stamps absent until needed.
+@Suite struct StateObservationTests {
+  /// `StateObservation.withStorage` reads its header, a `TrackingRegistrar`, as the
+  /// one reference that the registrar is: if the registrar gains a field, this fails
+  /// before anything reads the wrong word.
+  @Test func anObservationLendsItsRegistrarsStorage() {
+    #expect(MemoryLayout<TrackingRegistrar>.size == MemoryLayout<UnsafeRawPointer>.size)
+    let registrar = StateRegistrar()
+    let observation = registrar.observation
+    #expect(observation.withStorage { $0 } === observation.registrar.storage)
+  }
+
+  /// The first change of a commit is held unretained: it must stay valid even when a
+  /// `willSet` callback breaks the rule and mutates the store during the commit (the
+  /// inner mutation is then lost, as documented, but nothing else goes wrong).
+  @Test func aMutationFromAWillSetCallbackDoesNotInvalidateTheCommit() {
+    let store = StateStore(Feature())
+    let box = UncheckedBox(store)
+    let events = Events()
+    withTracking { _ = store.count } willSet: { _ in
+      box.value.mutate { $0.child = Child() }  // replaces the child: a new identity
+      events("will")
+    }
+    withTracking { _ = store.count } didSet: { _ in events("did \(box.value.count)") }
+    store.mutate { $0.count = 1 }
+    #expect(events.all == ["will", "did 1"])
+    #expect(store.count == 1)
+  }
+
+  /// A value whose fields are all comparable never gets write stamps, and a write of
+  /// an incomparable field gives that field, and only it, a stamp.
+  @Test func writeStampsAppearOnlyWhenAnIncomparableFieldIsWritten() {
+    var value = Loadable(value: 1)
+    #expect(value._$stateRegistrar.stamps == nil)
+    value.isLoading = true
+    #expect(value._$stateRegistrar.stamps == nil)
+    let copy = value
+    value.value = 2
+    #expect(copy._$stateRegistrar.stamps == nil)
+    let stamps = value._$stateRegistrar.stamps ?? []
+    #expect(stamps.count == 1 && stamps[0] != 0)
+  }
+}
