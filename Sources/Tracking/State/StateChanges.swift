@@ -125,26 +125,24 @@ public struct StateChanges {
   /// Notifies the readers of every changed field that it is about to change: runs
   /// `willSet` callbacks now, on this thread.
   @inlinable
-  func willSet() {
-    if let first {
-      let id = firstID
-      first._withUnsafeGuaranteedRef { $0.notifyWillSet(id) }
-    }
-    if !rest.isEmpty {
-      for (recipient, id) in rest { recipient.notifyWillSet(id) }
-    }
-  }
+  func willSet() { deliver(isDidSet: false) }
 
   /// Notifies the readers of every changed field that it has changed (delivered through
   /// this thread's notification batch, once per observer).
   @inlinable
-  func didSet() {
+  func didSet() { deliver(isDidSet: true) }
+
+  /// Notifies every changed field's readers, in the order the changes were found.
+  @inlinable @inline(__always)
+  func deliver(isDidSet: Bool) {
     if let first {
       let id = firstID
-      first._withUnsafeGuaranteedRef { $0.notifyDidSet(id) }
+      first._withUnsafeGuaranteedRef { $0.notify(id, isDidSet: isDidSet) }
     }
     if !rest.isEmpty {
-      for (recipient, id) in rest { recipient.notifyDidSet(id) }
+      for (recipient, id) in rest {
+        if isDidSet { recipient.notifyDidSet(id) } else { recipient.notifyWillSet(id) }
+      }
     }
   }
 }
@@ -171,24 +169,26 @@ extension StateObservation: StateChangeRecipient {
   }
 
   @inlinable @inline(__always)
-  func notifyWillSet(_ id: Int) {
-    withStorage { storage in
-      if storage.isRead(id) {
-        let objectID = ObjectIdentifier(self)
-        storage.willSet(id, subject: self) { Self.site(objectID, id) }
-      }
-      if _slowPath(TrackingInterop.isRelaying) { TrackingInterop.relayWillSet(storage, id) }
-    }
-  }
+  func notifyWillSet(_ id: Int) { notify(id, isDidSet: false) }
 
   @inlinable @inline(__always)
-  func notifyDidSet(_ id: Int) {
+  func notifyDidSet(_ id: Int) { notify(id, isDidSet: true) }
+
+  /// Notifies the readers of field `id` of a will-set or a did-set.
+  @inlinable @inline(__always)
+  func notify(_ id: Int, isDidSet: Bool) {
     withStorage { storage in
       if storage.isRead(id) {
         let objectID = ObjectIdentifier(self)
-        storage.didSet(id, subject: self) { Self.site(objectID, id) }
+        if isDidSet {
+          storage.didSet(id, subject: self) { Self.site(objectID, id) }
+        } else {
+          storage.willSet(id, subject: self) { Self.site(objectID, id) }
+        }
       }
-      if _slowPath(TrackingInterop.isRelaying) { TrackingInterop.relayDidSet(storage, id) }
+      if _slowPath(TrackingInterop.isRelaying) {
+        if isDidSet { TrackingInterop.relayDidSet(storage, id) } else { TrackingInterop.relayWillSet(storage, id) }
+      }
     }
   }
 }
