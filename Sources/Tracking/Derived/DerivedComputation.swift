@@ -59,7 +59,7 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
     let version = state.valueWhileLocked.pointee.version
     let value = cache.pointee
     state.unlock()
-    if _slowPath(UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0) {
+    if _slowPath(CurrentScope.readNeedsRecording(scope)) {
       recordRead(by: owner, version: version, scope: scope)
     }
     return value

@@ -50,7 +50,7 @@ public struct TrackingRegistrar: @unchecked Sendable {
   ) {
     // One branch on the common path: no scope on this thread and no interop.
     let scope = CurrentScope.raw
-    if _slowPath(UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0) {
+    if _slowPath(CurrentScope.readNeedsRecording(scope)) {
       recordAccess(subject, property: id, keyPath: keyPath, scope: scope)
     }
   }

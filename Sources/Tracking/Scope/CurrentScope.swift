@@ -26,6 +26,14 @@ enum CurrentScope {
   @inlinable @inline(__always)
   static var raw: UnsafeMutableRawPointer? { tracking_current_scope() }
 
+  /// Whether a read must do more than return its value: `scope` (the slot, as the
+  /// caller loaded it) is set, or interop with Apple's Observation is on. One OR and
+  /// one branch: what a read outside any scope pays.
+  @inlinable @inline(__always)
+  static func readNeedsRecording(_ scope: UnsafeMutableRawPointer?) -> Bool {
+    UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0
+  }
+
   /// The marker of a region that requires tracking.
   @inlinable @inline(__always)
   static var requiredMarker: UnsafeMutableRawPointer { tracking_required_marker() }

@@ -1,5 +1,3 @@
-import CTrackingSupport
-
 /// The registrar of one ``TrackedState()`` value: its identity, and the place where
 /// reads of its fields are recorded. ``TrackedState()`` stores one in each struct and
 /// routes the fields' accessors through it; you don't call it yourself.
@@ -71,7 +69,7 @@ public struct StateRegistrar: @unchecked Sendable {
   @inlinable @inline(__always)
   public func access<State>(_ state: State.Type, property id: Int, name: StaticString) {
     let scope = CurrentScope.raw
-    if _slowPath(UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0) {
+    if _slowPath(CurrentScope.readNeedsRecording(scope)) {
       recordAccess(State.self, property: id, name: name)
     }
   }
@@ -93,7 +91,7 @@ public struct StateRegistrar: @unchecked Sendable {
   @inlinable @inline(__always)
   func accessAsRoot() -> Bool {
     let scope = CurrentScope.raw
-    if _slowPath(UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0) {
+    if _slowPath(CurrentScope.readNeedsRecording(scope)) {
       return recordRootAccess()
     }
     return true
