@@ -92,12 +92,13 @@ public struct StateChanges {
   }
 
   /// Whether nothing changed.
+  @inlinable
   var isEmpty: Bool { first == nil && rest.isEmpty }
 
   /// Records that field `id` of the state value observed by `observation` changed.
   @inlinable
   mutating func record(_ observation: StateObservation, _ id: Int) {
-    if first == nil && rest.isEmpty {
+    if isEmpty {
       first = Unmanaged.passUnretained(observation)
       firstID = id
     } else {

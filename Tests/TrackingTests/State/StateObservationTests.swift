@@ -16,13 +16,15 @@ import Testing
 
   /// The first change of a commit is held unretained: it must stay valid even when a
   /// `willSet` callback breaks the rule and mutates the store during the commit (the
-  /// inner mutation is then lost, as documented, but nothing else goes wrong).
+  /// inner mutation is then lost, as documented, but nothing else goes wrong). Here the
+  /// inner mutation replaces the whole root, so that while the outer commit delivers,
+  /// only its mutated copy still holds the observation the change was recorded on.
   @Test func aMutationFromAWillSetCallbackDoesNotInvalidateTheCommit() {
     let store = StateStore(Feature())
     let box = UncheckedBox(store)
     let events = Events()
     withTracking { _ = store.count } willSet: { _ in
-      box.value.mutate { $0.child = Child() }  // replaces the child: a new identity
+      box.value.mutate { $0 = Feature() }  // a new root: a new identity
       events("will")
     }
     withTracking { _ = store.count } didSet: { _ in events("did \(box.value.count)") }
