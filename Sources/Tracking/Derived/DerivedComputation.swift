@@ -19,7 +19,7 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
   /// `Derived<Value>.self`, looked up once: code generic over `Value` finds the
   /// metadata of a generic type through the runtime's cache, some 300 instructions per
   /// lookup, which every tracked read would otherwise pay.
-  private let ownerType: any Trackable.Type = Derived<Value>.self
+  private let derivedType: any Trackable.Type = Derived<Value>.self
 
   init(_ compute: @escaping () -> Value, isEqual: ((Value, Value) -> Bool)?, site: SourceSite?) {
     self.compute = compute
@@ -73,7 +73,7 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
     var announces = false
     if let scope, scope != CurrentScope.requiredMarker {
       let list = scope.assumingMemoryBound(to: AccessList.self)
-      list.pointee.record(registrar.storage, 0, type: ownerType, computation: self, version: version)
+      list.pointee.record(registrar.storage, 0, type: derivedType, computation: self, version: version)
       announces = !list.pointee.isNodeRun
     } else if scope != nil {
       RequiredTracking.reportUntrackedRead(owner, \Derived<Value>.value, name: "value")
@@ -85,12 +85,14 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
     if announces { state.withLock { $0.announces = true } }
   }
 
-  override var typeName: String { String(describing: ownerType) }
+  override var typeName: String { String(describing: derivedType) }
+
+  override var ownerType: (any Trackable.Type)? { derivedType }
 
   override var changeSite: ChangeSite? {
     guard let owner else { return nil }
     return ChangeSite(
-      objectID: ObjectIdentifier(owner), objectType: ownerType, propertyID: 0, keyPath: owner.valueKeyPath)
+      objectID: ObjectIdentifier(owner), objectType: derivedType, propertyID: 0, keyPath: owner.valueKeyPath)
   }
 
   // MARK: Recomputing
@@ -135,7 +137,7 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
       state.withLock { store(value, in: &$0) }
       return
     }
-    let site = { ChangeSite(objectID: ObjectIdentifier(owner), objectType: self.ownerType, propertyID: 0, keyPath: owner.valueKeyPath) }
+    let site = { ChangeSite(objectID: ObjectIdentifier(owner), objectType: self.derivedType, propertyID: 0, keyPath: owner.valueKeyPath) }
     let storage = registrar.storage
     if storage.isRead(0) { storage.willSet(0, subject: owner, toNodes: false, site: site) }
     if TrackingInterop.isRelaying { TrackingInterop.relayWillSet(storage, 0) }

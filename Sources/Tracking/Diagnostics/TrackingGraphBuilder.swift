@@ -1,8 +1,9 @@
 /// Walks the reactive graph from nodes and objects and collects a ``TrackingGraph``.
 ///
 /// Upwards, from a node: the objects its latest run read (its signature) and the
-/// computations it read, transitively. Downwards, from a computation or an object: the
-/// nodes whose observers are installed on it, transitively. Each node's state is read
+/// computations it read, transitively. Downwards, from an object: the nodes whose
+/// observers are installed on it; from a computation: the nodes on its reader list;
+/// transitively. Each node's state is read
 /// under its lock, one node at a time.
 struct TrackingGraphBuilder {
   private var nodes: [TrackingGraph.Node] = []
@@ -36,7 +37,7 @@ struct TrackingGraphBuilder {
     while let next = pendingDown.popLast() {
       guard visitedDown.insert(ObjectIdentifier(next)).inserted else { continue }
       guard let computation = next as? Computation else { continue }
-      pendingDown += addDependents(of: computation.registrar.storage, id: id(of: computation))
+      pendingDown += addReaders(of: computation)
     }
   }
 
@@ -49,7 +50,7 @@ struct TrackingGraphBuilder {
       guard visitedDown.insert(ObjectIdentifier(next)).inserted else { continue }
       _ = addSources(of: next)
       guard let computation = next as? Computation else { continue }
-      pending += addDependents(of: computation.registrar.storage, id: id(of: computation))
+      pending += addReaders(of: computation)
     }
   }
 
@@ -58,27 +59,36 @@ struct TrackingGraphBuilder {
     let (signature, computations) = node.state.withLock {
       ($0.dependencies.signature, $0.dependencies.computations)
     }
-    var read: [ObjectIdentifier: Computation] = [:]
-    computations.forEach { read[ObjectIdentifier($0.computation.registrar.storage)] = $0.computation }
     let dependent = id(of: node)
     for (object, type, properties) in signature?.objects ?? [] {
-      if let computation = read[object] {
-        edges.append(.init(source: id(of: computation), dependent: dependent, properties: ["value"]))
-      } else {
-        edges.append(
-          .init(source: id(ofObject: object, type: type), dependent: dependent, properties: names(properties, type)))
-      }
+      edges.append(
+        .init(source: id(ofObject: object, type: type), dependent: dependent, properties: names(properties, type)))
     }
-    return read.values.map { $0 }
+    var read: [ReactiveNode] = []
+    computations.forEach { input in
+      edges.append(.init(source: id(of: input.computation), dependent: dependent, properties: ["value"]))
+      read.append(input.computation)
+    }
+    return read
+  }
+
+  /// Adds the edges to the nodes on `computation`'s reader list; returns those nodes.
+  private mutating func addReaders(of computation: Computation) -> [ReactiveNode] {
+    let source = id(of: computation)
+    var found: [ReactiveNode] = []
+    for node in computation.readers {
+      let edge = TrackingGraph.Edge(source: source, dependent: id(of: node), properties: ["value"])
+      if !edges.contains(edge) { edges.append(edge) }
+      found.append(node)
+    }
+    return found
   }
 
   /// Adds the edges to the nodes installed on `storage`; returns those nodes.
   private mutating func addDependents(of storage: RegistrarStorage, id source: String) -> [ReactiveNode] {
     var found: [ReactiveNode] = []
     for (node, properties) in storage.nodeObservers() {
-      let isDerived = node is Computation
-      let label = names(properties, nil)
-      let edge = TrackingGraph.Edge(source: source, dependent: id(of: node), properties: isDerived && label.isEmpty ? ["value"] : label)
+      let edge = TrackingGraph.Edge(source: source, dependent: id(of: node), properties: names(properties, nil))
       if !edges.contains(edge) { edges.append(edge) }
       found.append(node)
     }

@@ -74,7 +74,9 @@ extension Derived {
   public func onObservation(
     observed: @escaping @Sendable () -> Void, unobserved: @escaping @Sendable () -> Void
   ) -> TrackingToken {
-    ObservationHook.attach(to: [(node.registrar.storage, 0)], observed: observed, unobserved: unobserved)
+    // The nodes that read the value are on its reader list, not in its registrar.
+    node.countReadersForHooks()
+    return ObservationHook.attach(to: [(node.registrar.storage, 0)], observed: observed, unobserved: unobserved)
   }
 }
 

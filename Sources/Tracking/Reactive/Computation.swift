@@ -31,7 +31,9 @@ import CTrackingSupport
 /// a stale value compute it once. Reading a computation from its own closure is a cycle,
 /// reported as an error.
 package class Computation: ReactiveNode, @unchecked Sendable {
-  /// The registrar of the value: its readers' observers are installed here.
+  /// The registrar of the value: the one-shot trackings that read it install their
+  /// observers here, and it relays to Apple's registrar. The nodes that read it are on
+  /// its reader list instead (``NodeState/readers``).
   let registrar = TrackingRegistrar()
   /// Held while recomputing (see "One update at a time").
   private let updateLock = Locked(())
@@ -66,10 +68,6 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     becomeStale(dirty: true, deferred: true)
   }
 
-  override final func sourceDeallocated() {
-    state.withLock { $0.dependencies.signature = nil }
-  }
-
   /// Marks this computation stale and, if it was current, passes the change on: its
   /// readers become pending (once: a stale one passes nothing on), and the runs of the
   /// reactions among them wait in the current batch.
@@ -91,21 +89,28 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   private static func propagate(from root: Computation, deferred: Bool) {
     var stack = NodeStack(root)
     while let computation = stack.pop() {
-      let subscribers = computation.registrar.storage.subscribers(of: 0)
-      guard subscribers.hasAny else {
+      let (readers, announces) = computation.state.withLock { ($0.readers.nodes, $0.announces) }
+      // One-shot trackings observe it in its registrar; only a value that announces its
+      // changes can have any (a one-shot read, or a relayed one, makes it announce).
+      let oneShots = announces && computation.registrar.storage.hasOneShotObservers(of: 0)
+      guard oneShots || !readers.isEmpty else {
         // Nobody observes it any more.
         computation.retire()
         continue
       }
-      if subscribers.hasOneShots && computation.state.withLock({ $0.announces }) {
-        NotificationBatch.enqueue(computation)
-      }
-      subscribers.forEachNode { node in
-        if node.isComputation {
-          let next = unsafeDowncast(node, to: Computation.self)
-          if next.markPending() { stack.push(next) }
-        } else {
-          node.computationMayHaveChanged(computation, deferred: deferred)
+      if oneShots { NotificationBatch.enqueue(computation) }
+      // Borrowed through the buffer (which the copy keeps alive): iterating would retain
+      // and release each reader.
+      readers.withUnsafeBufferPointer { readers in
+        for position in readers.indices {
+          Unmanaged.passUnretained(readers[position])._withUnsafeGuaranteedRef { node in
+            if node.isComputation {
+              let next = unsafeDowncast(node, to: Computation.self)
+              if next.markPending() { stack.push(next) }
+            } else {
+              node.computationMayHaveChanged(computation, deferred: deferred)
+            }
+          }
         }
       }
     }
@@ -132,14 +137,12 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
   /// next read recomputes (and observes them again).
   final func retire() {
-    let (observer, storages) = state.withLock { state -> (TrackingObserver?, [StorageHandle]) in
+    let dropped = state.withLock { state -> Dropped? in
       state.dirty = true
-      if state.keepsAlive { return (nil, []) }
-      return (state.dependencies.observer, state.dependencies.clear())
+      if state.keepsAlive { return nil }
+      return state.dependencies.drop()
     }
-    if let observer, observer.cancel() {
-      for handle in storages { handle.sweep() }
-    }
+    if let dropped { letGo(dropped) }
   }
 
   // MARK: Pulled (on the reading thread)
@@ -271,6 +274,10 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 
   /// The type of the value's owner, for naming it (introspection).
   var typeName: String { "Derived" }
+
+  /// The type of the value's owner, as a tracked type (`Derived<Value>`), for naming
+  /// what a reader depends on; overridden by ``DerivedComputation``.
+  var ownerType: (any Trackable.Type)? { nil }
 
   /// Which value changed, for the readers that say so (the `value` of the `Derived`);
   /// overridden by ``DerivedComputation``.

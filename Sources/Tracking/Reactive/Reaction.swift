@@ -432,7 +432,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   // MARK: Cancelling
 
   private func finishCancel() {
-    let (observer, storages, endsOwned) = state.withLock { state in
+    let (dropped, endsOwned) = state.withLock { state in
       defer {
         state.pendingChange = nil
         state.lastChange = nil
@@ -440,11 +440,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
         state.pending = false
         state.ownedEnded = true
       }
-      return (state.dependencies.observer, state.dependencies.clear(), !state.ownedEnded)
+      return (state.dependencies.drop(), !state.ownedEnded)
     }
     if endsOwned { endOwned() }
-    guard let observer, observer.cancel() else { return }
-    for handle in storages { handle.sweep() }
+    letGo(dropped)
   }
 
   @discardableResult
@@ -472,7 +471,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
 
   /// What the latest run read.
   var dependencies: [TrackingDependency] {
-    state.withLock { $0.dependencies.signature }?.dependencies ?? []
+    state.withLock { $0.dependencies.described }
   }
 
   /// The change of the latest run, as an event that cancels this reaction.

@@ -150,18 +150,17 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
 
   // MARK: Cancelling
 
-  /// Stops the node: it does not run again, and its observer is cancelled and swept out
-  /// of every object it was on. Returns whether this call cancelled it.
+  /// Stops the node: it does not run again, its observer is cancelled and swept out of
+  /// every object it was on, and it leaves the reader lists of the computations it read.
+  /// Returns whether this call cancelled it.
   @discardableResult
   package func cancel() -> Bool {
-    let (first, observer, storages) = state.withLock { state in
+    let (first, dropped) = state.withLock { state in
       let first = !state.cancelled
       state.cancelled = true
-      return (first, state.dependencies.observer, state.dependencies.clear())
+      return (first, state.dependencies.drop())
     }
-    if let observer, observer.cancel() {
-      for handle in storages { handle.sweep() }
-    }
+    letGo(dropped)
     return first
   }
 
@@ -245,6 +244,11 @@ struct NodeState {
   /// ours reports a did-set.
   var appleInFlight = false
   var recomputeCount = 0
+  /// The nodes whose latest run read the value (see ``ReaderList``).
+  var readers = ReaderList()
+  /// The value's observed/unobserved hooks count its readers (see
+  /// ``Computation/countReadersForHooks()``).
+  var hooked = false
 
   // A reaction's runs (see `Reaction`).
 

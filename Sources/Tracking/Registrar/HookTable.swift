@@ -19,6 +19,9 @@ final class HookTable {
   }
 
   var entries: [Entry] = []
+  /// Properties observed by something that is not an observer in this storage: a
+  /// derived value's readers, which are on its node's reader list (see ``ReaderList``).
+  var observedElsewhere: Set<Int> = []
 
   /// The hooks to run after the lock is released.
   struct Transitions {
@@ -41,7 +44,7 @@ final class HookTable {
     var transitions = Transitions()
     for index in entries.indices {
       let id = entries[index].id
-      var observed = false
+      var observed = observedElsewhere.contains(id)
       observers.forEachEntry { observer, properties in
         if !observed, properties.contains(id), observer.isPending { observed = true }
       }
@@ -67,12 +70,29 @@ extension RegistrarStorage {
     transitions?.deliver()
   }
 
+  /// Notes whether property `id` is observed by something that is not an observer here
+  /// (see ``HookTable/observedElsewhere``), and returns the hooks' transitions to
+  /// deliver once every lock is released.
+  func setObservedElsewhere(_ id: Int, _ observed: Bool) -> HookTable.Transitions? {
+    withLock { state in
+      let extras = state.extrasCreatingIfNeeded()
+      let table = extras.hooks ?? HookTable()
+      extras.hooks = table
+      if observed {
+        table.observedElsewhere.insert(id)
+      } else {
+        table.observedElsewhere.remove(id)
+      }
+      return HookTable.settle(state)
+    }
+  }
+
   /// Removes `hook`'s entries; says nothing to it (its token does).
   func removeHook(_ hook: ObservationHook) {
     withLock { state in
       guard let table = state.extras?.hooks else { return }
       table.entries.removeAll { $0.hook === hook }
-      if table.entries.isEmpty { state.extras?.hooks = nil }
+      if table.entries.isEmpty && table.observedElsewhere.isEmpty { state.extras?.hooks = nil }
     }
   }
 }

@@ -391,24 +391,21 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     NotificationBatch.deliverDidSet(due, change)
   }
 
-  /// What a computation passes a change on to: the nodes whose observers watch property
-  /// `id` (pending ones), and whether one-shot observers watch it too.
-  func subscribers(of id: Int) -> Subscribers {
-    var subscribers = Subscribers()
+  /// Whether one-shot observers watch property `id` (a derived value's registrar: the
+  /// nodes that read the value are on its reader list, not here). Removes the finished
+  /// ones on the way.
+  func hasOneShotObservers(of id: Int) -> Bool {
+    var found = false
     let hooks = withLock { state in
       publish(
         state.observers.compact(changing: id) { observer in
-          if let node = observer.node {
-            subscribers.nodes.append(node)
-          } else if observer.kind != .deinitOnly {
-            subscribers.hasOneShots = true
-          }
+          if observer.node == nil && observer.kind != .deinitOnly { found = true }
           return .keep
         })
       return HookTable.settle(state)
     }
     hooks?.deliver()
-    return subscribers
+    return found
   }
 
   /// The nodes whose pending observers are installed here, with the properties each
@@ -421,16 +418,6 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
       }
       return result
     }
-  }
-
-  /// See ``subscribers(of:)``.
-  struct Subscribers {
-    var nodes = SmallList<ReactiveNode>()
-    var hasOneShots = false
-
-    var hasAny: Bool { hasOneShots || !nodes.isEmpty }
-
-    func forEachNode(_ body: (ReactiveNode) -> Void) { nodes.forEach(body) }
   }
 
   // MARK: Key paths

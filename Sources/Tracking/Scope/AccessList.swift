@@ -48,7 +48,8 @@ package struct AccessList {
   /// Whether this scope is the run of a node of the reactive graph (not a one-shot
   /// tracking): a derived value read by something else announces its changes.
   @usableFromInline var isNodeRun = false
-  /// The derived values read, with the versions read (see ``ComputationReads``).
+  /// The derived values read, each once, with the version first read (see
+  /// ``ComputationReads``).
   var computations = ComputationReads()
 
   @usableFromInline init() {}
@@ -76,39 +77,24 @@ package struct AccessList {
   }
 
   private mutating func recordInOthers(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
-    _ = recordInOthersReportingNew(storage, id, type: type)
-  }
-
-  /// Returns whether the object is new to this scope.
-  private mutating func recordInOthersReportingNew(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type)
-    -> Bool
-  {
     if let position = position(of: storage) {
       if others[position].properties.insert(id) { storage.markRead(id) }
-      return false
+      return
     }
     storage.markRead(id)
     append(Entry(storage: storage, properties: PropertySet(id), epoch: storage.changeEpoch, type: type))
-    return true
   }
 
   /// Records a read of a derived value (property `id` of `computation`'s registrar,
-  /// whose storage is `storage`) at `version`: the object, and — on the scope's first
-  /// read of it — the computation, for a pull.
+  /// whose storage is `storage`) at `version`. A node's run records the computation
+  /// only: the node goes on its reader list when the run ends (see ``ReaderList``). A
+  /// one-shot tracking records the object too, to install its observer there; and the
+  /// computation, for a node run it may be nested in (see ``merge(_:)``).
   mutating func record(
     _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type, computation: Computation, version: UInt64
   ) {
-    let isNew: Bool
-    if firstStorage === storage {
-      if firstProperties.insert(id) { storage.markRead(id) }
-      isNew = false
-    } else if firstStorage == nil {
-      record(storage, id, type: type)
-      isNew = true
-    } else {
-      isNew = recordInOthersReportingNew(storage, id, type: type)
-    }
-    if isNew { computations.append(computation, version: version) }
+    if !isNodeRun { record(storage, id, type: type) }
+    computations.add(computation, version: version)
   }
 
   /// Beyond this many other objects, `index` is kept.
@@ -160,9 +146,16 @@ package struct AccessList {
 
   /// Adds an inner scope's reads to this one: an outer scope tracks what its nested
   /// scopes read, as Apple's does.
+  ///
+  /// A node's run takes the computations a nested one-shot scope read as computations,
+  /// not as objects (see ``record(_:_:type:computation:version:)``).
   @usableFromInline
   mutating func merge(_ other: AccessList) {
-    other.forEach { merge($0) }
+    if isNodeRun && !other.computations.isEmpty {
+      other.forEach { if !other.computations.containsStorage($0.storage) { merge($0) } }
+    } else {
+      other.forEach { merge($0) }
+    }
     if !other.computations.isEmpty { computations.merge(other.computations) }
   }
 
