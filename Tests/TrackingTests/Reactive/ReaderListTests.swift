@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@_spi(Testing) @testable import Tracking
+
+/// The edges from a derived value to the nodes that read it are on the value's reader
+/// list (`ReaderList`), not observers in its registrar: a node is on the list exactly
+/// while its latest run read the value.
+@Suite("Reader lists")
+struct ReaderListTests {
+  private func isLinked(_ reader: ReactiveNode, to value: Derived<Int>) -> Bool {
+    value.node.readers.contains { $0 === reader }
+  }
+
+  private func reads(_ reader: ReactiveNode, _ value: Derived<Int>) -> Bool {
+    reader.state.withLock { $0.dependencies.computations.contains(value.node) }
+  }
+
+  @Test func aRunThatReadsTheSameValuesKeepsItsLinksAndARetiredValueLeavesThem() {
+    let inputs = DerivedInputs()
+    let a = Derived { inputs.a }
+    let b = Derived { inputs.b }
+    let sum = Derived { a.value + b.value }
+    let seen = Received<Int>()
+    let token = observe { seen.append(sum.value) }
+    for value in 2...20 { inputs.a = value }
+    #expect(seen.values == [11] + (2...20).map { $0 + 10 })
+    #expect(sum.inputObserverInstallCount == 1)
+    #expect(isLinked(sum.node, to: a) && isLinked(sum.node, to: b))
+    #expect(a.node.readers.count == 1 && b.node.readers.count == 1)
+    #expect(sum.node.readers.count == 1)
+    token.cancel()
+    #expect(sum.node.readers.isEmpty)
+    // Nobody observes `sum`: the next change retires it, which takes it off the lists.
+    inputs.a = 0
+    #expect(a.node.readers.isEmpty && b.node.readers.isEmpty)
+    #expect(sum.value == 10)
+  }
+
+  @Test func aRunThatStopsReadingAValueLeavesItsList() {
+    let inputs = DerivedInputs()
+    let a = Derived { inputs.a }
+    let b = Derived { inputs.b }
+    let chosen = Derived { inputs.useA ? a.value : b.value }
+    let seen = Received<Int>()
+    let token = observe { seen.append(chosen.value) }
+    #expect(isLinked(chosen.node, to: a) && !isLinked(chosen.node, to: b))
+    inputs.useA = false
+    #expect(!isLinked(chosen.node, to: a) && isLinked(chosen.node, to: b))
+    inputs.a = 5  // no longer read: nothing runs
+    inputs.b = 20
+    #expect(seen.values == [1, 10, 20])
+    token.cancel()
+  }
+
+  @Test func aOneShotTrackingNestedInARunLinksTheRunNotAnObserver() {
+    let inputs = DerivedInputs()
+    let doubled = Derived { inputs.a * 2 }
+    let seen = Received<Int>()
+    let fired = Received<Int>()
+    let token = observe {
+      withTracking { seen.append(doubled.value) } onChange: { fired.append(0) }
+    }
+    // The reaction is on the list once; the one-shot tracking observes the registrar.
+    #expect(doubled.node.readers.count == 1)
+    inputs.a = 5
+    #expect(seen.values == [2, 10])
+    #expect(fired.values.count == 1)
+    #expect(doubled.node.readers.count == 1)
+    token.cancel()
+    #expect(doubled.node.readers.isEmpty)
+  }
+
+  @Test func observedAndUnobservedHooksCountTheReaders() {
+    let inputs = DerivedInputs()
+    let doubled = Derived { inputs.a * 2 }
+    let calls = Received<Bool>()
+    let hooks = doubled.onObservation { calls.append(true) } unobserved: { calls.append(false) }
+    let first = observe { _ = doubled.value }
+    let second = observe { _ = doubled.value }
+    #expect(calls.values == [true])
+    first.cancel()
+    #expect(calls.values == [true])
+    second.cancel()
+    #expect(calls.values == [true, false])
+    hooks.cancel()
+  }
+
+  /// A retirement (the value lost its last reader, on the writing thread) and a
+  /// recomputation that links the value again (on the reading thread) overlap: the
+  /// lists must end up matching what each node read, with no link counted twice.
+  @Test func aRetirementRacingARecomputationKeepsTheListsExact() {
+    let x = LockedCell()
+    let source = Derived { x.value }
+    let reader = Derived { source.value + 1 }
+    _ = reader.value
+    DispatchQueue.concurrentPerform(iterations: 2) { worker in
+      for _ in 0..<3_000 {
+        if worker == 0 {
+          x.value += 1  // `reader` is read by nobody: it retires
+        } else {
+          _ = reader.value  // recomputes `reader`, which links it to `source` again
+        }
+      }
+    }
+    #expect(isLinked(reader.node, to: source) == reads(reader.node, source))
+    // The graph still works.
+    let seen = Received<Int>()
+    let token = observe { seen.append(reader.value) }
+    x.value += 1
+    #expect(seen.values.last == x.value + 1)
+    token.cancel()
+    // Each link was counted once: cancelling the reader empties the list.
+    reader.node.cancel()
+    #expect(source.node.readers.isEmpty)
+  }
+}
