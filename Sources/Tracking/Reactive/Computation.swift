@@ -285,7 +285,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 
   /// Runs the closure and stores its value; overridden by ``DerivedComputation``.
   /// Called with the update lock held and the run marked on `thread`; must end the run
-  /// with ``endRecomputation(_:changed:)``.
+  /// with ``endRecomputation(_:)``.
   func recompute(thread: UInt) {}
 
   /// Ends a recomputation that read `reads`: keeps or replaces the input observer, and
