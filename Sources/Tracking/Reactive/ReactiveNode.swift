@@ -8,7 +8,9 @@ import CTrackingSupport
 ///   holds, for each node that read one of its properties, that node's observer (see
 ///   ``RegistrarStorage``), and tells it at each write.
 /// - **Computations** (``Computation``, behind ``Derived``) cache a value. They are
-///   sources too, for whoever reads them.
+///   sources too, for whoever reads them: a node that read one is on its reader list
+///   (``ReaderList``), and the node lists the computations it read
+///   (``ComputationReads``).
 /// - **Reactions** (``Reaction``, behind `observe`, `withContinuousTracking`,
 ///   ``TrackedValues``, the ``RenderLoop`` and the Combine bridge) re-run a closure, or
 ///   tell their owner that it should.
@@ -35,12 +37,14 @@ import CTrackingSupport
 /// previous run installed when the next run reads the same properties of the same
 /// objects (compared by address; the observer's deinit handler forgets the comparison
 /// when a watched object is deallocated, before its address can be reused); otherwise
-/// it installs a new one and sweeps the old one out of every object it was on. See
-/// ``adopt(_:end:)``.
+/// it installs a new one and sweeps the old one out of every object it was on. It keeps
+/// its place on the reader lists of the computations it read when the next run reads
+/// the same ones, in the same order. See ``adopt(_:end:)``.
 ///
 /// **Lifetime.** A node's observer holds the node strongly, so a change reaches it with
-/// no lock and no retain. The cycle lasts while the observer is installed: cancelling
-/// the node cancels the observer and sweeps it out of every object it was on, so a
+/// no lock and no retain; so does a reader list. The cycle lasts while the observer is
+/// installed and the node is on the lists: cancelling the node cancels the observer,
+/// sweeps it out of every object it was on and takes the node off the lists, so a
 /// cancelled node, and its closure, are released. (On an object with a thousand
 /// entries or more the sweep waits until it can take out many at once: see
 /// ``RegistrarStorage/sweep()``.) The public object a user holds (a
@@ -48,7 +52,9 @@ import CTrackingSupport
 ///
 /// **State and locks.** Everything mutable is in ``NodeState``, under the node's lock,
 /// which is never held while calling out (user code, another node, a registrar). Lock
-/// order: a node's lock, then an object's (innermost, as always); never two nodes'.
+/// order: a node's lock, then an object's (innermost, as always); never two nodes'. (A
+/// computation's reader list is under its own node's lock; the reader joins and leaves
+/// it without holding its lock.)
 /// A computation also has an update lock, held while it recomputes (see
 /// ``Computation``).
 package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
