@@ -171,27 +171,39 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     var current = root
     var index = 0
     var waiting = SmallList<PullFrame>()
+    var step = current.pullStep(at: &index)
     while true {
-      switch current.pullStep(at: &index) {
-      case .descend(let input):
+      switch step {
+      case .descend(let input, let version):
         // A pull two deep is often many deep (a chain): room for 16 at once.
         if !waiting.isEmpty { waiting.reserveCapacityForRest(16) }
-        waiting.append(PullFrame(computation: current, index: index))
+        waiting.append(PullFrame(computation: current, index: index, version: version))
         current = input
         index = 0
+        step = current.pullStep(at: &index)
         continue
       case .recompute: current.update()
       case .current: break
       }
       guard let reader = waiting.popLast() else { return }
+      // `current` is the input `reader` waited for, up to date now: whether its version
+      // moved decides the reader's next step, without reading the reader's list again.
+      let input = current
       current = reader.computation
       index = reader.index
+      switch input.pullState(since: reader.version) {
+      case .changed: step = .recompute
+      case .stale: step = .descend(input, version: reader.version)  // changed again meanwhile
+      case .unchanged:
+        index += 1
+        step = current.pullStep(at: &index)
+      }
     }
   }
 
   private enum PullStep {
-    /// This input is stale: bring it up to date first.
-    case descend(Computation)
+    /// This input, read at this version, is stale: bring it up to date first.
+    case descend(Computation, version: UInt64)
     /// Recompute (dirty, or an input's version moved).
     case recompute
     /// Nothing to do (current, or every input kept its version).
@@ -219,7 +231,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       if dirty { return .recompute }
       guard let read else { break }
       switch read.computation.pullState(since: read.version) {
-      case .stale: return .descend(read.computation)
+      case .stale: return .descend(read.computation, version: read.version)
       case .changed: return .recompute
       case .unchanged: index += 1
       }
@@ -302,11 +314,13 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   deinit {}
 }
 
-/// A computation whose pull waits for one of its inputs to be brought up to date, and
-/// the index of that input (see ``Computation/ensureCurrent(_:)``).
+/// A computation whose pull waits for one of its inputs to be brought up to date, the
+/// index of that input and the version the computation read of it (see
+/// ``Computation/ensureCurrent(_:)``).
 struct PullFrame {
   let computation: Computation
   let index: Int
+  let version: UInt64
 }
 
 /// A stack of computations for a propagation: a chain (where each pops before it pushes
