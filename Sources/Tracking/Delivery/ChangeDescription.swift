@@ -48,6 +48,9 @@ package enum ChangeDescription: Sendable {
   case site(ChangeSite)
   /// The change with its object (its site included).
   case source(EventSource)
+  /// A derived value's change, as its computation: the site (the `Derived` and its
+  /// `value`) is looked up only when asked for, as most runs never ask.
+  case computation(ComputationChange)
 
   /// Describes a change of `subject` as far as `needs` asks; `site` is called at most
   /// once.
@@ -73,6 +76,7 @@ package enum ChangeDescription: Sendable {
     case .none: nil
     case .site(let site): site
     case .source(let source): source.site
+    case .computation(let change): change.computation.changeSite
     }
   }
 
@@ -89,6 +93,7 @@ package enum ChangeDescription: Sendable {
     case .none: nil
     case .site(let site): EventSource(describing: site)
     case .source(let source): source
+    case .computation(let change): change.computation.changeSite.map { EventSource(describing: $0) }
     }
   }
 
@@ -96,4 +101,10 @@ package enum ChangeDescription: Sendable {
   /// or one that only says what changed (an allocation, shared by every entry of the
   /// change).
   var boxed: EventSource? { eventSource }
+}
+
+/// The computation whose value changed (see ``ChangeDescription/computation(_:)``).
+@usableFromInline
+package struct ComputationChange: Sendable {
+  let computation: Computation
 }

@@ -55,7 +55,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   }
 
   override final func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {
-    if introspects { recordCause(.didSet, computation.changeSite.map { .site($0) } ?? .none) }
+    if introspects { recordCause(.didSet, .computation(ComputationChange(computation: computation))) }
     becomeStale(dirty: false, deferred: deferred)
   }
 

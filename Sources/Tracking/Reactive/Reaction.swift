@@ -184,7 +184,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// (by pulling it) if it must: the change is of the kind the options ask for, and
   /// names the derived value.
   override func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {
-    let change: ChangeDescription = changeNeeds == .nothing ? .none : computation.changeSite.map { .site($0) } ?? .none
+    let change: ChangeDescription = changeNeeds == .nothing ? .none : .computation(ComputationChange(computation: computation))
     recordCause(.didSet, change)
     changed(
       options.contains(.didSet) || !hearsWillSet ? .didSet : .willSet, change, requested: true,
