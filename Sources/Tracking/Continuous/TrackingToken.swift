@@ -47,7 +47,8 @@ public final class TrackingToken: Sendable, Hashable {
 
   /// What the observation's latest run read: each object type and property it now
   /// depends on (property names come from the macro, so they are right on every
-  /// platform). Empty once cancelled.
+  /// platform), the tracked objects' properties first, then each derived value's
+  /// `value`. Empty once cancelled.
   public var dependencies: [TrackingDependency] { reaction?.dependencies ?? [] }
 
   /// What the observation is called in a ``TrackingGraph`` (by default, "observation"
