@@ -61,8 +61,11 @@ struct ReaderListTests {
     let token = observe {
       withTracking { seen.append(doubled.value) } onChange: { fired.append(0) }
     }
-    // The reaction is on the list once; the one-shot tracking observes the registrar.
+    // The reaction is on the list once; only the one-shot tracking observes the
+    // registrar (the run took the value from the nested scope as a computation, not as
+    // an object to install its own observer on).
     #expect(doubled.node.readers.count == 1)
+    #expect(doubled.node.registrar.installedObserverCount == 1)
     inputs.a = 5
     #expect(seen.values == [2, 10])
     #expect(fired.values.count == 1)
