@@ -85,8 +85,6 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
     if announces { state.withLock { $0.announces = true } }
   }
 
-  override var typeName: String { String(describing: derivedType) }
-
   override var ownerType: (any Trackable.Type)? { derivedType }
 
   override var changeSite: ChangeSite? {

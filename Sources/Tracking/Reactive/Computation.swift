@@ -285,7 +285,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   }
 
   /// The type of the value's owner, for naming it (introspection).
-  var typeName: String { "Derived" }
+  final var typeName: String { ownerType.map { String(describing: $0) } ?? "Derived" }
 
   /// The type of the value's owner, as a tracked type (`Derived<Value>`), for naming
   /// what a reader depends on; overridden by ``DerivedComputation``.

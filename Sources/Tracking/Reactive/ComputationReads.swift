@@ -9,12 +9,8 @@ struct ComputationReads {
   }
 
   private var reads = SmallList<Read>()
-  /// Where each computation is, once there are enough of them for a linear search to
-  /// cost more than a hash (a sum over a thousand derived values).
-  private var index: [ObjectIdentifier: Int]?
-
-  /// Beyond this many reads, `index` is kept.
-  private static let indexThreshold = 8
+  /// Where each computation is, once a run read many (a sum over a thousand values).
+  private var index = IdentityIndex(threshold: 8)
 
   var isEmpty: Bool { reads.isEmpty }
 
@@ -36,18 +32,12 @@ struct ComputationReads {
   private mutating func addSlow(_ computation: Computation, version: UInt64) {
     if contains(computation) { return }
     reads.append(Read(computation: computation, version: version))
-    if index != nil {
-      index![ObjectIdentifier(computation)] = reads.count - 1
-    } else if reads.count > Self.indexThreshold {
-      var built: [ObjectIdentifier: Int] = [:]
-      for position in 0..<reads.count { built[ObjectIdentifier(reads[position].computation)] = position }
-      index = built
-    }
+    index.appended(computation, count: reads.count) { reads[$0].computation }
   }
 
   /// Whether the run read `computation`.
   func contains(_ computation: Computation) -> Bool {
-    if let index { return index[ObjectIdentifier(computation)] != nil }
+    if index.isBuilt { return index.position(of: computation) { nil } != nil }
     return reads.contains { $0.computation === computation }
   }
 

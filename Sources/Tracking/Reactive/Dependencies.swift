@@ -153,10 +153,9 @@ extension ReactiveNode {
       }
       switch outcome {
       case .dropped:
-        // Add the links the dropped list held and this run still needs: `inherited` is
-        // empty now, minus those added already.
+        // The inherited links went with the dropped list: add every link this run
+        // needs except those this call added already.
         keepsObserver = false
-        inherited = ComputationReads()
         for computation in added { inherited.add(computation, version: 0) }
         continue
       case .cancelled:

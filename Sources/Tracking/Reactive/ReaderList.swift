@@ -27,9 +27,7 @@ struct ReaderList {
   /// How many links each reader holds (see "Links" above), by position in `nodes`.
   private var links: ContiguousArray<Int> = []
   /// Where each reader is, once the list is long (a value read by a thousand rows).
-  private var index: [ObjectIdentifier: Int]?
-
-  private static let indexThreshold = 16
+  private var index = IdentityIndex(threshold: 16)
 
   var isEmpty: Bool { nodes.isEmpty }
 
@@ -43,13 +41,7 @@ struct ReaderList {
     }
     nodes.append(node)
     links.append(1)
-    if index != nil {
-      index![ObjectIdentifier(node)] = nodes.count - 1
-    } else if nodes.count > Self.indexThreshold {
-      var built: [ObjectIdentifier: Int] = [:]
-      for position in nodes.indices { built[ObjectIdentifier(nodes[position])] = position }
-      index = built
-    }
+    index.appended(node, count: nodes.count) { nodes[$0] }
     return true
   }
 
@@ -61,26 +53,24 @@ struct ReaderList {
     }
     links[position] -= 1
     guard links[position] == 0 else { return false }
-    guard index != nil else {
+    guard index.isBuilt else {
       nodes.remove(at: position)
       links.remove(at: position)
       return true
     }
-    index![ObjectIdentifier(node)] = nil
     let last = nodes.count - 1
     if position != last {
       nodes.swapAt(position, last)
       links.swapAt(position, last)
-      index![ObjectIdentifier(nodes[position])] = position
     }
+    index.removed(node, moving: position != last ? nodes[position] : nil, to: position)
     nodes.removeLast()
     links.removeLast()
     return true
   }
 
   private func position(of node: ReactiveNode) -> Int? {
-    if let index { return index[ObjectIdentifier(node)] }
-    return nodes.firstIndex { $0 === node }
+    index.position(of: node) { nodes.firstIndex { $0 === node } }
   }
 }
 

@@ -74,6 +74,24 @@ struct ReaderListTests {
     #expect(doubled.node.readers.isEmpty)
   }
 
+  /// Past 16 readers the list keeps a table of positions, and a reader that leaves
+  /// is replaced by the last one: the rest must stay on it, each once.
+  @Test func aLongListLosesOnlyTheReadersThatLeave() {
+    let inputs = DerivedInputs()
+    let doubled = Derived { inputs.a * 2 }
+    let runs = Received<Int>()
+    let tokens = (0..<40).map { index in observe { runs.append(index + doubled.value - doubled.value) } }
+    #expect(doubled.node.readers.count == 40)
+    for (index, token) in tokens.enumerated() where index.isMultiple(of: 2) { token.cancel() }
+    #expect(doubled.node.readers.count == 20)
+    let before = runs.values.count
+    inputs.a = 5
+    #expect(Set(runs.values.dropFirst(before)) == Set((0..<40).filter { !$0.isMultiple(of: 2) }))
+    #expect(runs.values.count == before + 20)
+    for token in tokens { token.cancel() }
+    #expect(doubled.node.readers.isEmpty)
+  }
+
   @Test func observedAndUnobservedHooksCountTheReaders() {
     let inputs = DerivedInputs()
     let doubled = Derived { inputs.a * 2 }
