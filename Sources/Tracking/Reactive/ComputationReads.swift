@@ -10,7 +10,9 @@ struct ComputationReads {
 
   private var reads = SmallList<Read>()
   /// Where each computation is, once a run read many (a sum over a thousand values).
-  private var index = IdentityIndex(threshold: 8)
+  private var index = IdentityIndex()
+  /// Beyond this many reads, `index` is kept.
+  private static let indexThreshold = 8
 
   var isEmpty: Bool { reads.isEmpty }
 
@@ -32,7 +34,7 @@ struct ComputationReads {
   private mutating func addSlow(_ computation: Computation, version: UInt64) {
     if contains(computation) { return }
     reads.append(Read(computation: computation, version: version))
-    index.appended(computation, count: reads.count) { reads[$0].computation }
+    index.appended(computation, count: reads.count, threshold: Self.indexThreshold) { reads[$0].computation }
   }
 
   /// Whether the run read `computation`.

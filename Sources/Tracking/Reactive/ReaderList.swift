@@ -27,7 +27,9 @@ struct ReaderList {
   /// How many links each reader holds (see "Links" above), by position in `nodes`.
   private var links: ContiguousArray<Int> = []
   /// Where each reader is, once the list is long (a value read by a thousand rows).
-  private var index = IdentityIndex(threshold: 16)
+  private var index = IdentityIndex()
+  /// Beyond this many readers, `index` is kept.
+  private static let indexThreshold = 16
 
   var isEmpty: Bool { nodes.isEmpty }
 
@@ -41,7 +43,7 @@ struct ReaderList {
     }
     nodes.append(node)
     links.append(1)
-    index.appended(node, count: nodes.count) { nodes[$0] }
+    index.appended(node, count: nodes.count, threshold: Self.indexThreshold) { nodes[$0] }
     return true
   }
 

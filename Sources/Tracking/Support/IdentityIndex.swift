@@ -6,10 +6,6 @@
 /// The owner keeps its elements; this only maps each one's identity to its position.
 struct IdentityIndex {
   private var positions: [ObjectIdentifier: Int]?
-  /// Beyond this many elements, the table is kept.
-  private let threshold: Int
-
-  init(threshold: Int) { self.threshold = threshold }
 
   /// Whether the table is kept (the list is long).
   var isBuilt: Bool { positions != nil }
@@ -22,8 +18,9 @@ struct IdentityIndex {
   }
 
   /// The list now holds `count` elements, the last being `object`; `element` gives the
-  /// one at a position, to build the table when the list passes the threshold.
-  mutating func appended(_ object: AnyObject, count: Int, element: (Int) -> AnyObject) {
+  /// one at a position, to build the table when the list passes `threshold` elements.
+  /// (The threshold is the owner's, not stored here: the index stays one word wide.)
+  mutating func appended(_ object: AnyObject, count: Int, threshold: Int, element: (Int) -> AnyObject) {
     if positions != nil {
       positions![ObjectIdentifier(object)] = count - 1
     } else if count > threshold {
