@@ -15,7 +15,8 @@ extension TrackedElements {
   func reportChanges(from old: TrackedElements, into changes: inout StateChanges) -> Bool {
     guard registrar.isSame(as: old.registrar) else { return true }
     guard buffer !== old.buffer else { return false }
-    let observation = registrar.observation
+    // The old and the new collection share it (the same identity), as `record` needs.
+    let observation = Unmanaged.passUnretained(registrar.observation)
     var contentsChanged = false
     if buffer.keys == old.buffer.keys {
       for (before, after) in zip(old.buffer.cells, buffer.cells) where before !== after {

@@ -165,8 +165,10 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   var willSetNeeds: Handler.Needs { callbacks.pointee.willSetNeeds }
 
   /// The properties this observer watches on each object that holds it alone (see
-  /// ``RegistrarStorage/Observers``), as bits for properties 0–31; 0 when it watches
-  /// a property numbered higher, or none that way.
+  /// ``RegistrarStorage/Observers``): bits 0–30 for properties 0–30, and bit 31 for
+  /// property 63 (the number under which a ``StateStore`` records reads of its root,
+  /// ``StateObservation/rootID``, which every read through a store includes); 0 when
+  /// it watches a property numbered 31–62 or higher, or none that way.
   ///
   /// Set by ``AccessList/install(_:)`` before the observer is installed anywhere, and
   /// never changed afterwards; registrars read it under their locks, which order it
@@ -174,21 +176,30 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   var sharedBits: UInt32 { callbacks.pointee.sharedBits }
 
   /// The property set of ``sharedBits``.
-  var sharedProperties: PropertySet { PropertySet(bits: UInt64(sharedBits)) }
+  var sharedProperties: PropertySet { PropertySet(bits: Self.properties(sharedBits)) }
 
   /// Whether `properties` are exactly this observer's shared bits (so an object that
   /// holds it alone needs no entry for it).
   func sharesBits(_ properties: PropertySet) -> Bool {
     let bits = sharedBits
-    return bits != 0 && properties == PropertySet(bits: UInt64(bits))
+    return bits != 0 && properties == PropertySet(bits: Self.properties(bits))
   }
 
   /// Sets ``sharedBits`` to `properties`, when they fit. Only for an observer that is
   /// not installed yet.
   func shareBits(of properties: PropertySet) {
-    guard properties.spilled == nil, !properties.includesAll, properties.bits >> 32 == 0 else { return }
+    guard properties.spilled == nil, !properties.includesAll, properties.bits & Self.unshared == 0 else { return }
+    let bits = UInt32(truncatingIfNeeded: properties.bits) | UInt32(truncatingIfNeeded: properties.bits >> 32)
     // A store to the one field, through its pointer (see `takeFinalHandler`).
-    callbacks.pointer(to: \.sharedBits)!.pointee = UInt32(truncatingIfNeeded: properties.bits)
+    callbacks.pointer(to: \.sharedBits)!.pointee = bits
+  }
+
+  /// The properties that shared bits cannot hold: 31 to 62.
+  private static let unshared: UInt64 = 0x7FFF_FFFF_8000_0000
+
+  /// The properties of shared bits `bits`: bit 31 stands for property 63.
+  private static func properties(_ bits: UInt32) -> UInt64 {
+    UInt64(bits & 0x7FFF_FFFF) | UInt64(bits & 0x8000_0000) << 32
   }
 
   private var state: UnsafeMutablePointer<tracking_atomic_word> {

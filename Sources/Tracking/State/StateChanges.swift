@@ -57,11 +57,13 @@ public struct StateChanges {
 
   /// The fields of one state value, as compared between its old and new versions.
   public struct Fields {
-    /// Where the readers of the fields wait. Unretained: the values compared share it
-    /// (``fields(_:_:)`` makes fields only for two versions of one value), and the new
-    /// one, held by ``StateStore/mutate(_:)``, keeps it alive (see ``first``).
+    /// Where the readers of the fields wait. Unretained, and kept so until it is
+    /// recorded (a strong reference loaded from it would be retained for the call):
+    /// the values compared share it (``fields(_:_:)`` makes fields only for two
+    /// versions of one value), and the new one, held by ``StateStore/mutate(_:)``,
+    /// keeps it alive (see ``first``).
     @usableFromInline
-    unowned(unsafe) let observation: StateObservation
+    let observation: Unmanaged<StateObservation>
     /// The write stamps of the old and the new value (see ``StateRegistrar``); `nil`
     /// when neither has any (no field of an incomparable type was ever written, the
     /// common case), so that a comparison copies no array.
@@ -70,7 +72,7 @@ public struct StateChanges {
 
     @inlinable @inline(__always)
     init(_ old: borrowing StateRegistrar, _ new: borrowing StateRegistrar) {
-      observation = old.observation
+      observation = Unmanaged.passUnretained(old.observation)
       stamps = old.stamps == nil && new.stamps == nil ? nil : (old.stamps, new.stamps)
     }
 
@@ -96,13 +98,14 @@ public struct StateChanges {
   var isEmpty: Bool { first == nil && rest.isEmpty }
 
   /// Records that field `id` of the state value observed by `observation` changed.
+  /// `observation` must be shared by the old and the new value (see ``first``).
   @inlinable
-  mutating func record(_ observation: StateObservation, _ id: Int) {
+  mutating func record(_ observation: Unmanaged<StateObservation>, _ id: Int) {
     if isEmpty {
-      first = Unmanaged.passUnretained(observation)
+      first = observation
       firstID = id
     } else {
-      rest.append((observation, id))
+      rest.append((observation.takeUnretainedValue(), id))
     }
   }
 

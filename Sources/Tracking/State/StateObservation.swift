@@ -36,7 +36,8 @@ final class StateObservation: ManagedBuffer<TrackingRegistrar, tracking_atomic_w
   /// read of `store.count` records one object, not the store and the root. The last
   /// number a property set holds without allocating: in a struct of 64 fields or more,
   /// field 63 shares it (its readers and the root's are then notified together, never
-  /// less).
+  /// less). An observer that watches it and fields 0–30 of one value needs no entry in
+  /// the value's registrar (see `TrackingObserver.sharedBits`).
   @usableFromInline
   static let rootID = 63
 

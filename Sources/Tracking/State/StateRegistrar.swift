@@ -84,25 +84,27 @@ public struct StateRegistrar: @unchecked Sendable {
     observation.withStorage { TrackingRegistrar(storage: $0).access(observation, property: id, keyPath: \.self) }
   }
 
-  /// Records a read of this value as the root of a store (see
-  /// ``StateObservation/rootID``): its readers are notified when the store's root is
-  /// replaced. Returns `false`, recording nothing, in a region that requires tracking
-  /// but outside any tracking: the store reports the read itself.
+  /// Records a read of the value observed by `observation` as the root of a store
+  /// (see ``StateObservation/rootID``): its readers are notified when the store's root
+  /// is replaced. Returns `false`, recording nothing, in a region that requires
+  /// tracking but outside any tracking: the store reports the read itself.
   @inlinable @inline(__always)
-  func accessAsRoot() -> Bool {
+  static func accessAsRoot(_ observation: Unmanaged<StateObservation>) -> Bool {
     let scope = CurrentScope.raw
     if _slowPath(CurrentScope.readNeedsRecording(scope)) {
-      return recordRootAccess()
+      return recordRootAccess(observation)
     }
     return true
   }
 
-  /// The part of ``accessAsRoot()`` that runs inside a scope or with interop.
+  /// The part of ``accessAsRoot(_:)`` that runs inside a scope or with interop.
   @usableFromInline
-  func recordRootAccess() -> Bool {
+  static func recordRootAccess(_ observation: Unmanaged<StateObservation>) -> Bool {
     if _slowPath(CurrentScope.isRequiredRegion) { return false }
-    observation.withStorage {
-      TrackingRegistrar(storage: $0).access(observation, property: StateObservation.rootID, keyPath: \.self)
+    observation._withUnsafeGuaranteedRef { observation in
+      observation.withStorage {
+        TrackingRegistrar(storage: $0).access(observation, property: StateObservation.rootID, keyPath: \.self)
+      }
     }
     return true
   }

@@ -39,8 +39,10 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   /// Exclusivity is not checked dynamically (`@exclusivity(unchecked)`): a checked
   /// class property would begin and end an access around every read and around the
   /// swap of a commit. The store is not `Sendable`, so only its isolation domain
-  /// touches it, and the store's own accesses never overlap: a read returns a copy, a
-  /// commit compares and swaps after `mutate`'s body returned.
+  /// touches it, and the store's own accesses never overlap: a read returns a copy or
+  /// borrows the state in place for a member's getter (which records the read and calls
+  /// nothing that can reach the store: a diagnostics handler is `@Sendable` and cannot
+  /// hold one), and a commit compares and swaps after `mutate`'s body returned.
   @exclusivity(unchecked) @usableFromInline var _state: State
 
   /// Creates a store that owns `state`. State values in it that another store holds
@@ -71,7 +73,7 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     @inline(__always) get {
       recordRootRead()
-      return _state[keyPath: keyPath]
+      return Self.read(keyPath, in: &_state)
     }
   }
 
@@ -85,9 +87,20 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   public subscript<Value>(dynamicMember keyPath: WritableKeyPath<State, Value>) -> Value {
     @inline(__always) get {
       recordRootRead()
-      return _state[keyPath: keyPath]
+      return Self.read(keyPath, in: &_state)
     }
     set { mutate { $0[keyPath: keyPath] = newValue } }
+  }
+
+  /// `state[keyPath: keyPath]`, with `state` borrowed in place. Read from the stored
+  /// property directly, the whole state would be copied first (a retain and a release
+  /// of each of its references): the member's getter records the read, a call the
+  /// compiler cannot see through, and the store is a class whose property that call
+  /// could change. Borrowed as `inout`, the getter reads the store's own storage (why
+  /// no other access overlaps it: see ``_state``).
+  @inlinable @inline(__always)
+  static func read<Value>(_ keyPath: KeyPath<State, Value>, in state: inout State) -> Value {
+    state[keyPath: keyPath]
   }
 
   /// Records a read of the root state, on the root's own observation (see
@@ -96,7 +109,12 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   /// one of the store's `state`.
   @inlinable @inline(__always)
   func recordRootRead() {
-    if !_state._$stateRegistrar.accessAsRoot() { reportUntrackedRootRead() }
+    // Only the observation goes on, unretained: a registrar held across the call that
+    // records the read would be copied (retained and released) first, as the store is
+    // a class whose state the compiler cannot tell the call leaves alone. The state
+    // holds the observation meanwhile.
+    let root = Unmanaged.passUnretained(_state._$stateRegistrar.observation)
+    if !StateRegistrar.accessAsRoot(root) { reportUntrackedRootRead() }
   }
 
   /// Reports a read of ``state`` in a region that requires tracking, outside any

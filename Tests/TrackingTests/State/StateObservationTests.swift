@@ -14,6 +14,28 @@ import Testing
     #expect(observation.withStorage { $0 } === observation.registrar.storage)
   }
 
+  /// Every read through a store records the root (property 63) with the field, on
+  /// the root value's observation: a tracking of one field is still one observer held
+  /// alone there, with no array of entries, and it hears exactly that field and a new
+  /// root.
+  @Test func aFieldReadThroughAStoreIsOneObserverAlone() {
+    let store = StateStore(Feature())
+    let storage = store.state._$stateRegistrar.observation.registrar.storage
+    let events = Events()
+    withTracking { _ = store.count } onChange: { events("count") }
+    #expect(storage.holdsOneObserverAlone)
+    #expect(storage.observes(StateObservation.rootID))
+    store.mutate { $0.title = "other" }
+    #expect(events.all.isEmpty)
+    store.mutate { $0.count += 1 }
+    #expect(events.all == ["count"])
+
+    withTracking { _ = store.title } onChange: { events("root") }
+    #expect(storage.holdsOneObserverAlone)
+    store.mutate { $0 = Feature() }
+    #expect(events.all == ["count", "root"])
+  }
+
   /// The first change of a commit is held unretained: it must stay valid even when a
   /// `willSet` callback breaks the rule and mutates the store during the commit (the
   /// inner mutation is then lost, as documented, but nothing else goes wrong). Here the
