@@ -76,10 +76,15 @@ struct NotificationBatch {
   /// Drains the batch at `pointer` and closes it.
   @usableFromInline
   static func close(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
+    // Many batches end as they began, holding no reference (the queue empty, on the
+    // shared empty storage, which is never freed; no source): nothing to drain or
+    // release then. (A transaction whose only change went to will-set callbacks.)
+    guard pointer.pointee.holdsReferences else {
+      tracking_set_current_batch(nil)
+      return
+    }
     drain(pointer)
     tracking_set_current_batch(nil)
-    // Most batches end as they began, holding no reference (the queue empty, on
-    // the shared empty storage, which is never freed): nothing to release then.
     if pointer.pointee.holdsReferences { pointer.deinitialize(count: 1) }
   }
 

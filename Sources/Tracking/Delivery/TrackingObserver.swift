@@ -165,9 +165,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   var willSetNeeds: Handler.Needs { callbacks.pointee.willSetNeeds }
 
   /// The properties this observer watches on each object that holds it alone (see
-  /// ``RegistrarStorage/Observers``): bits 0–30 for properties 0–30, and bit 31 for
-  /// property 63 (the number under which a ``StateStore`` records reads of its root,
-  /// ``StateObservation/rootID``, which every read through a store includes); 0 when
+  /// ``RegistrarStorage/Observers``): properties 0–30 and 63 (the number under which
+  /// a ``StateStore`` records reads of its root, ``StateObservation/rootID``, which
+  /// every read through a store includes), as their bits rotated left by one; 0 when
   /// it watches a property numbered 31–62 or higher, or none that way.
   ///
   /// Set by ``AccessList/install(_:)`` before the observer is installed anywhere, and
@@ -189,17 +189,19 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// not installed yet.
   func shareBits(of properties: PropertySet) {
     guard properties.spilled == nil, !properties.includesAll, properties.bits & Self.unshared == 0 else { return }
-    let bits = UInt32(truncatingIfNeeded: properties.bits) | UInt32(truncatingIfNeeded: properties.bits >> 32)
+    // Rotated left by one, property 63 lands on bit 0 and 0–30 on 1–31 (one `rol`).
+    let bits = properties.bits << 1 | properties.bits >> 63
     // A store to the one field, through its pointer (see `takeFinalHandler`).
-    callbacks.pointer(to: \.sharedBits)!.pointee = bits
+    callbacks.pointer(to: \.sharedBits)!.pointee = UInt32(truncatingIfNeeded: bits)
   }
 
   /// The properties that shared bits cannot hold: 31 to 62.
   private static let unshared: UInt64 = 0x7FFF_FFFF_8000_0000
 
-  /// The properties of shared bits `bits`: bit 31 stands for property 63.
+  /// The properties of shared bits `bits`, rotated back (one `ror`).
   private static func properties(_ bits: UInt32) -> UInt64 {
-    UInt64(bits & 0x7FFF_FFFF) | UInt64(bits & 0x8000_0000) << 32
+    let word = UInt64(bits)
+    return word >> 1 | word << 63
   }
 
   private var state: UnsafeMutablePointer<tracking_atomic_word> {

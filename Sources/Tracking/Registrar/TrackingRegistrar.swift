@@ -51,24 +51,28 @@ public struct TrackingRegistrar: @unchecked Sendable {
     // One branch on the common path: no scope on this thread and no interop.
     let scope = CurrentScope.raw
     if _slowPath(CurrentScope.readNeedsRecording(scope)) {
-      recordAccess(subject, property: id, keyPath: keyPath, scope: scope)
+      recordAccess(subject, property: id, scope: scope) {
+        RequiredTracking.reportUntrackedRead(subject, keyPath(), name: Subject.trackedPropertyName(id))
+      }
     }
   }
 
   /// The part of ``access(_:property:keyPath:)`` that runs inside a tracking scope or
-  /// with interop on. Inlined: reads inside scopes are the common case in views, and
-  /// an out-of-line call cost them about 25 instructions each (the rare paths it
-  /// calls, reporting and relaying, are out of line already).
+  /// with interop on, given the scope slot as the caller loaded it; in a region that
+  /// requires tracking (and outside any tracking), `reportUntracked` reports the read.
+  /// The one place a read is recorded: state values' registrars come here too.
+  /// Inlined: reads inside scopes are the common case in views, and an out-of-line
+  /// call cost them about 25 instructions each (the rare paths it calls, reporting and
+  /// relaying, are out of line already).
   @inlinable @inline(__always)
-  func recordAccess<Subject: Trackable, Member>(
-    _ subject: Subject, property id: Int, keyPath: () -> KeyPath<Subject, Member>,
-    scope: UnsafeMutableRawPointer?
+  func recordAccess<Subject: Trackable>(
+    _ subject: Subject, property id: Int, scope: UnsafeMutableRawPointer?, reportUntracked: () -> Void
   ) {
     if let scope {
       if _fastPath(scope != CurrentScope.requiredMarker) {
         AccessList.record(into: scope, storage, id, type: Subject.self)
       } else {
-        RequiredTracking.reportUntrackedRead(subject, keyPath(), name: Subject.trackedPropertyName(id))
+        reportUntracked()
       }
     }
     if _slowPath(TrackingInterop.isRelaying) {

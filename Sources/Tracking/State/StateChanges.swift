@@ -50,7 +50,7 @@ public struct StateChanges {
   @usableFromInline
   var claimedAll = true
 
-  @usableFromInline
+  @inlinable
   init(owner: StateOwner) {
     self.owner = owner
   }

@@ -70,18 +70,19 @@ public struct StateRegistrar: @unchecked Sendable {
   public func access<State>(_ state: State.Type, property id: Int, name: StaticString) {
     let scope = CurrentScope.raw
     if _slowPath(CurrentScope.readNeedsRecording(scope)) {
-      recordAccess(State.self, property: id, name: name)
+      recordAccess(State.self, property: id, name: name, scope: scope)
     }
   }
 
-  /// The part of ``access(_:property:name:)`` that runs inside a scope or with interop.
+  /// The part of ``access(_:property:name:)`` that runs inside a scope or with interop,
+  /// given the scope slot as it loaded it.
   @usableFromInline
-  func recordAccess<State>(_ state: State.Type, property id: Int, name: StaticString) {
-    if _slowPath(CurrentScope.isRequiredRegion) {
-      RequiredTracking.reportUntrackedRead(observation, \.self, name: "\(name)", typeName: "\(State.self)")
-      return
+  func recordAccess<State>(_ state: State.Type, property id: Int, name: StaticString, scope: UnsafeMutableRawPointer?) {
+    observation.withStorage { storage in
+      TrackingRegistrar(storage: storage).recordAccess(observation, property: id, scope: scope) {
+        RequiredTracking.reportUntrackedRead(observation, \.self, name: "\(name)", typeName: "\(State.self)")
+      }
     }
-    observation.withStorage { TrackingRegistrar(storage: $0).access(observation, property: id, keyPath: \.self) }
   }
 
   /// Records a read of the value observed by `observation` as the root of a store
@@ -92,21 +93,24 @@ public struct StateRegistrar: @unchecked Sendable {
   static func accessAsRoot(_ observation: Unmanaged<StateObservation>) -> Bool {
     let scope = CurrentScope.raw
     if _slowPath(CurrentScope.readNeedsRecording(scope)) {
-      return recordRootAccess(observation)
+      return recordRootAccess(observation, scope: scope)
     }
     return true
   }
 
-  /// The part of ``accessAsRoot(_:)`` that runs inside a scope or with interop.
+  /// The part of ``accessAsRoot(_:)`` that runs inside a scope or with interop, given
+  /// the scope slot as it loaded it.
   @usableFromInline
-  static func recordRootAccess(_ observation: Unmanaged<StateObservation>) -> Bool {
-    if _slowPath(CurrentScope.isRequiredRegion) { return false }
+  static func recordRootAccess(_ observation: Unmanaged<StateObservation>, scope: UnsafeMutableRawPointer?) -> Bool {
+    var untracked = false
     observation._withUnsafeGuaranteedRef { observation in
-      observation.withStorage {
-        TrackingRegistrar(storage: $0).access(observation, property: StateObservation.rootID, keyPath: \.self)
+      observation.withStorage { storage in
+        TrackingRegistrar(storage: storage).recordAccess(observation, property: StateObservation.rootID, scope: scope) {
+          untracked = true
+        }
       }
     }
-    return true
+    return !untracked
   }
 
   /// Notifies the readers of this value as a store's root that it is about to be

@@ -97,8 +97,8 @@ import Testing
     wide.p31 = 1
     #expect(fired.count == 2)
 
-    // Property 30 is the highest below 63 that an observer alone can watch (bit 31 of
-    // its shared bits stands for 63, a store's root: see `StateObservation.rootID`).
+    // Property 30 is the highest below 63 that an observer alone can watch (its shared
+    // bits also hold 63, a store's root: see `StateObservation.rootID`).
     let other = WideModel()
     withTracking { _ = other.p30 } onChange: { fired.count += 1 }
     #expect(Self.storage(other).holdsOneObserverAlone)
