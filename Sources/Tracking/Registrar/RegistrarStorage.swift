@@ -71,9 +71,12 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   /// properties from zero, far below this.
   static let firstDynamicID = 1 << 20
 
+  /// A new storage with no observers. `tailCapacity` above 1 leaves room after the
+  /// synchronization words, which only a state value's storage uses (see
+  /// ``StateObservation``).
   @usableFromInline
-  static func make() -> RegistrarStorage {
-    let buffer = RegistrarStorage.create(minimumCapacity: 1) { _ in State() }
+  static func make(tailCapacity: Int = 1) -> RegistrarStorage {
+    let buffer = RegistrarStorage.create(minimumCapacity: tailCapacity) { _ in State() }
     // `create` returns the dynamic subclass typed as its base class.
     let storage = unsafeDowncast(buffer, to: RegistrarStorage.self)
     storage.withUnsafeMutablePointerToElements { sync in

@@ -5,8 +5,11 @@ import CTrackingSupport
 /// ``StateStore`` the value belongs to. Field changes are reported with this object as
 /// the event's subject and no meaningful key path.
 ///
-/// **Layout.** One allocation: the registrar is the buffer's header, the owner word its
-/// tail element, so that the word has a stable address for the C atomics.
+/// **Layout.** It is the registrar storage of the value's fields itself, made with a
+/// second tail element whose first word is the owner word (a stable address for the C
+/// atomics). So a state value's identity, its observers and its owner are one
+/// allocation, as a tracked object's registrar storage is, and delivering a change to
+/// a field loads no object on the way to its observers.
 ///
 /// **Owner.** The observers of a value belong to at most one store, so that a change a
 /// store makes never reaches the readers of another store that holds a copy of the
@@ -17,18 +20,27 @@ import CTrackingSupport
 /// and a nonzero value is final, so the orders of the C helpers (acquire loads,
 /// acq-rel exchange) are more than enough.
 @usableFromInline
-final class StateObservation: ManagedBuffer<TrackingRegistrar, tracking_atomic_word>, Trackable {
+typealias StateObservation = RegistrarStorage
+
+// The subject of a state value's events and reads (and the type they name).
+extension RegistrarStorage: Trackable {}
+
+extension StateObservation {
   // Not `Sendable` (the standard library makes every `ManagedBuffer` unavailable for
-  // it), but safe to share: the header is a registrar, set once and thread-safe itself,
-  // and the tail word is only touched through C atomics. ``StateRegistrar`` states it.
+  // it), but safe to share: a registrar storage is thread-safe, and the owner word is
+  // only touched through C atomics. ``StateRegistrar`` states it.
 
   /// A new observation object: a new identity, no observers, no owner.
-  static func make() -> StateObservation {
-    let buffer = StateObservation.create(minimumCapacity: 1) { _ in TrackingRegistrar() }
-    // `create` returns the dynamic subclass typed as its base class.
-    let observation = unsafeDowncast(buffer, to: StateObservation.self)
-    observation.withUnsafeMutablePointerToElements { tracking_atomic_init($0, 0) }
+  static func makeForState() -> StateObservation {
+    let observation = RegistrarStorage.make(tailCapacity: 2)
+    tracking_atomic_init(observation.ownerWord, 0)
     return observation
+  }
+
+  /// The owner word: the first word of the second tail element, which a state value's
+  /// storage is made with (``makeForState()``).
+  private var ownerWord: UnsafeMutablePointer<tracking_atomic_word> {
+    withUnsafeMutablePointerToElements { ($0 + 1).pointer(to: \.readMask)! }
   }
 
   /// The number under which a ``StateStore`` records reads of its root value (its
@@ -43,29 +55,19 @@ final class StateObservation: ManagedBuffer<TrackingRegistrar, tracking_atomic_w
 
   /// The observers of the value's fields.
   @usableFromInline
-  var registrar: TrackingRegistrar {
-    withUnsafeMutablePointerToHeader { $0.pointee }
-  }
+  var registrar: TrackingRegistrar { TrackingRegistrar(storage: self) }
 
-  /// Calls `body` with the registrar's storage, borrowed: no retain, as this object,
-  /// which the caller holds, owns it. (The header, a ``TrackingRegistrar``, is one
-  /// reference, its storage: it is read as such, which a test checks.)
+  /// Calls `body` with the storage of the value's fields: this object itself.
   @inlinable @inline(__always)
-  func withStorage<Result>(_ body: (RegistrarStorage) -> Result) -> Result {
-    let storage = withUnsafeMutablePointerToHeader {
-      UnsafeRawPointer($0).load(as: Unmanaged<RegistrarStorage>.self)
-    }
-    return storage._withUnsafeGuaranteedRef(body)
-  }
+  func withStorage<Result>(_ body: (RegistrarStorage) -> Result) -> Result { body(self) }
 
   /// Makes `owner` the store of this value if no store is yet. Returns whether the value
   /// belongs to `owner` now (`false`: another store claimed it first).
   func claim(for owner: StateOwner) -> Bool {
-    withUnsafeMutablePointerToElements { word in
-      let current = tracking_atomic_load_acquire(word)
-      if current == owner.serial { return true }
-      if current != 0 { return false }
-      return tracking_atomic_cas(word, 0, owner.serial) || tracking_atomic_load_acquire(word) == owner.serial
-    }
+    let word = ownerWord
+    let current = tracking_atomic_load_acquire(word)
+    if current == owner.serial { return true }
+    if current != 0 { return false }
+    return tracking_atomic_cas(word, 0, owner.serial) || tracking_atomic_load_acquire(word) == owner.serial
   }
 }

@@ -39,12 +39,12 @@ public struct StateRegistrar: @unchecked Sendable {
 
   /// Creates a registrar, and so a new identity.
   public init() {
-    observation = StateObservation.make()
+    observation = StateObservation.makeForState()
   }
 
   /// A new identity that already belongs to `owner`.
   init(claimedBy owner: StateOwner) {
-    observation = StateObservation.make()
+    observation = StateObservation.makeForState()
     _ = observation.claim(for: owner)
   }
 

@@ -4,14 +4,24 @@ import Testing
 /// The shortcuts a store's commit takes for speed: an observation's storage read
 /// without a retain, changes held unretained, write stamps absent until needed.
 @Suite struct StateObservationTests {
-  /// `StateObservation.withStorage` reads its header, a `TrackingRegistrar`, as the
-  /// one reference that the registrar is: if the registrar gains a field, this fails
-  /// before anything reads the wrong word.
-  @Test func anObservationLendsItsRegistrarsStorage() {
-    #expect(MemoryLayout<TrackingRegistrar>.size == MemoryLayout<UnsafeRawPointer>.size)
+  /// A state value's observation is the registrar storage of its fields itself, with
+  /// the owner word after the storage's own words: claiming leaves the storage's masks
+  /// alone, and the storage's observers are the value's.
+  @Test func anObservationIsItsFieldsStorage() {
     let registrar = StateRegistrar()
     let observation = registrar.observation
-    #expect(observation.withStorage { $0 } === observation.registrar.storage)
+    #expect(observation.withStorage { $0 } === observation)
+    #expect(observation.registrar.storage === observation)
+    #expect(observation.capacity >= 2)
+    let first = StateStore(Feature())
+    let second = StateStore(Feature())
+    var value = first.state
+    #expect(!value._$stateRegistrar.observation.hasReaders)
+    // A value the first store claimed gets a new identity in the second.
+    second.mutate { $0 = value }
+    #expect(!second.state._$stateRegistrar.isSame(as: value._$stateRegistrar))
+    value.count = 1
+    #expect(first.state._$stateRegistrar.isSame(as: value._$stateRegistrar))
   }
 
   /// Every read through a store records the root (property 63) with the field, on
