@@ -81,7 +81,7 @@ public struct _HeldChanges<Root: TrackedCollectionRoot>: _DeliverableChanges {
     // The did-sets of one mutation reach each observer once, after all of them (a
     // removal tells the removed element's readers and the structure's): in one batch,
     // unless there is only one.
-    let contentsRead = contents && observation.registrar.storage.isRead(CollectionProperty.contents)
+    let contentsRead = contents && observation.isRead(CollectionProperty.contents)
     if (first == nil ? 0 : 1 + more.count) + (structure ? 1 : 0) + (contentsRead ? 1 : 0) > 1 {
       withTransaction { () -> Void in self.didSet(contentsRead: contentsRead) }
     } else {

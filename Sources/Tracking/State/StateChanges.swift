@@ -162,9 +162,9 @@ protocol StateChangeRecipient: AnyObject {
 }
 
 extension StateObservation: StateChangeRecipient {
-  // The observation's storage is used borrowed: the observation (`self`, guaranteed
-  // for the call) owns its registrar, so neither needs a retain here. The site closure
-  // captures the object's identity, not the object (a capture cost a retain).
+  // The observation is the registrar storage of the value's fields (`self`,
+  // guaranteed for the call): nothing is retained here. The site closure captures the
+  // object's identity, not the object (a capture cost a retain).
 
   /// Where a field of a state value changed, for the change's description.
   @usableFromInline
@@ -181,18 +181,16 @@ extension StateObservation: StateChangeRecipient {
   /// Notifies the readers of field `id` of a will-set or a did-set.
   @inlinable @inline(__always)
   func notify(_ id: Int, isDidSet: Bool) {
-    withStorage { storage in
-      if storage.isRead(id) {
-        let objectID = ObjectIdentifier(self)
-        if isDidSet {
-          storage.didSet(id, subject: self) { Self.site(objectID, id) }
-        } else {
-          storage.willSet(id, subject: self) { Self.site(objectID, id) }
-        }
+    if isRead(id) {
+      let objectID = ObjectIdentifier(self)
+      if isDidSet {
+        didSet(id, subject: self) { Self.site(objectID, id) }
+      } else {
+        willSet(id, subject: self) { Self.site(objectID, id) }
       }
-      if _slowPath(TrackingInterop.isRelaying) {
-        if isDidSet { TrackingInterop.relayDidSet(storage, id) } else { TrackingInterop.relayWillSet(storage, id) }
-      }
+    }
+    if _slowPath(TrackingInterop.isRelaying) {
+      if isDidSet { TrackingInterop.relayDidSet(self, id) } else { TrackingInterop.relayWillSet(self, id) }
     }
   }
 }

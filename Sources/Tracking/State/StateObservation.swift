@@ -57,10 +57,6 @@ extension StateObservation {
   @usableFromInline
   var registrar: TrackingRegistrar { TrackingRegistrar(storage: self) }
 
-  /// Calls `body` with the storage of the value's fields: this object itself.
-  @inlinable @inline(__always)
-  func withStorage<Result>(_ body: (RegistrarStorage) -> Result) -> Result { body(self) }
-
   /// Makes `owner` the store of this value if no store is yet. Returns whether the value
   /// belongs to `owner` now (`false`: another store claimed it first).
   func claim(for owner: StateOwner) -> Bool {

@@ -78,10 +78,8 @@ public struct StateRegistrar: @unchecked Sendable {
   /// given the scope slot as it loaded it.
   @usableFromInline
   func recordAccess<State>(_ state: State.Type, property id: Int, name: StaticString, scope: UnsafeMutableRawPointer?) {
-    observation.withStorage { storage in
-      TrackingRegistrar(storage: storage).recordAccess(observation, property: id, scope: scope) {
-        RequiredTracking.reportUntrackedRead(observation, \.self, name: "\(name)", typeName: "\(State.self)")
-      }
+    observation.registrar.recordAccess(observation, property: id, scope: scope) {
+      RequiredTracking.reportUntrackedRead(observation, \.self, name: "\(name)", typeName: "\(State.self)")
     }
   }
 
@@ -104,10 +102,8 @@ public struct StateRegistrar: @unchecked Sendable {
   static func recordRootAccess(_ observation: Unmanaged<StateObservation>, scope: UnsafeMutableRawPointer?) -> Bool {
     var untracked = false
     observation._withUnsafeGuaranteedRef { observation in
-      observation.withStorage { storage in
-        TrackingRegistrar(storage: storage).recordAccess(observation, property: StateObservation.rootID, scope: scope) {
-          untracked = true
-        }
+      observation.registrar.recordAccess(observation, property: StateObservation.rootID, scope: scope) {
+        untracked = true
       }
     }
     return !untracked

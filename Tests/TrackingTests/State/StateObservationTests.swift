@@ -10,7 +10,6 @@ import Testing
   @Test func anObservationIsItsFieldsStorage() {
     let registrar = StateRegistrar()
     let observation = registrar.observation
-    #expect(observation.withStorage { $0 } === observation)
     #expect(observation.registrar.storage === observation)
     #expect(observation.capacity >= 2)
     let first = StateStore(Feature())
