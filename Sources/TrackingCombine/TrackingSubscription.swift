@@ -65,7 +65,9 @@ where Downstream.Input == Output, Downstream.Failure == Never {
     guard isActive else { return nil }
     // Reads of a run are its own scope's, whatever scope is active on the mutating
     // thread (the change may happen inside someone's `apply`).
-    return reaction.run(ifNeeded: !always, read) ?? nil
+    var value: Output?
+    reaction.run(ifNeeded: !always) { value = read() }
+    return value
   }
 
   func heardChange() {

@@ -97,7 +97,7 @@ private final class TimedRuns: @unchecked Sendable {
   /// one, unless it is the first run).
   private func run(ifNeeded: Bool) {
     Isolation.perform(on: isolation) { [self] in
-      _ = reaction?.run(ifNeeded: ifNeeded) { call() }
+      reaction?.run(ifNeeded: ifNeeded) { call() }
     }
   }
 }

@@ -107,10 +107,16 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
       guard let signal else { return nil }
       while true {
         if started {
-          // Waits on the caller's actor: no hop to the generic executor and back.
-          // Returns false once the task is cancelled (its cancellation handler cancels
-          // the signal).
-          guard await signal.wait(isolation: actor) else { return finish() }
+          // Waits on the caller's actor: no hop to the generic executor and back. Written
+          // here rather than in a function of the signal: each async function called is
+          // one more frame allocated from the task and one more executor check per value.
+          // `false` once the task is cancelled (the handler cancels the signal).
+          let changed = await withTaskCancellationHandler {
+            await withUnsafeContinuation(isolation: actor) { signal.park($0) }
+          } onCancel: {
+            signal.cancel()
+          }
+          guard changed else { return finish() }
         } else {
           guard !Task.isCancelled else { return finish() }
         }
@@ -160,14 +166,15 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
     /// Returns `nil` when the run was not needed after all.
     @inlinable
     static func evaluateHere(_ producer: Producer, _ signal: RunSignal, first: Bool) throws(Failure) -> Iteration? {
-      let outcome = signal.run(always: first) { () -> Result<Iteration, Failure> in
+      var outcome: Result<Iteration, Failure>?
+      signal.run(always: first) {
         do throws(Failure) {
           switch producer {
-          case .element(let body): return .success(.next(try callOnItsActor(body, checked: false)))
-          case .iteration(let body): return .success(try callOnItsActor(body, checked: false))
+          case .element(let body): outcome = .success(.next(try callOnItsActor(body, checked: false)))
+          case .iteration(let body): outcome = .success(try callOnItsActor(body, checked: false))
           }
         } catch {
-          return .failure(error)
+          outcome = .failure(error)
         }
       }
       return try outcome?.get()
@@ -220,35 +227,28 @@ final class RunSignal: @unchecked Sendable {
     waiter?.resume(returning: true)
   }
 
-  /// Suspends until the next change, or returns at once if one is pending or the
-  /// signal was cancelled. Stays on the caller's actor.
-  ///
-  /// - Returns: `false` if the signal was cancelled (including by task cancellation).
+  /// Parks the continuation of a task that waits for the next change, or resumes it at
+  /// once if a change is pending (`true`) or the signal was cancelled (`false`). Called
+  /// on the waiting task's actor, inside its cancellation handler.
   @usableFromInline
-  func wait(isolation actor: isolated (any Actor)? = #isolation) async -> Bool {
-    await withTaskCancellationHandler {
-      await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Bool, Never>) in
-        let resumeNow = state.withLock { state -> Bool? in
-          if state.cancelled { return false }
-          if state.pending {
-            state.pending = false
-            return true
-          }
-          state.waiter = continuation
-          return nil
-        }
-        if let resumeNow { continuation.resume(returning: resumeNow) }
+  func park(_ continuation: UnsafeContinuation<Bool, Never>) {
+    let resumeNow = state.withLock { state -> Bool? in
+      if state.cancelled { return false }
+      if state.pending {
+        state.pending = false
+        return true
       }
-    } onCancel: {
-      cancel()
+      state.waiter = continuation
+      return nil
     }
+    if let resumeNow { continuation.resume(returning: resumeNow) }
   }
 
   /// Runs `body` as the reaction's run (always, for the first value; else only if a
-  /// change asks for it). Forgets the wake-ups signalled so far: the rest of the burst
-  /// that woke this run is visible to its reads.
-  @usableFromInline
-  func run<T>(always: Bool, _ body: () -> T) -> T? {
+  /// change asks for it) and returns whether it ran. Forgets the wake-ups signalled so
+  /// far: the rest of the burst that woke this run is visible to its reads.
+  @usableFromInline @discardableResult
+  func run(always: Bool, _ body: () -> Void) -> Bool {
     state.withLock { $0.pending = false }
     return reaction.run(ifNeeded: !always, body)
   }

@@ -102,7 +102,9 @@ struct NotificationBatch {
       // The common case, one observer of a change made outside any batch: what it
       // queues would run first in the batch opened for it, as from the (otherwise
       // empty) queue, so a callback is called directly, and a node told so (a
-      // reaction then runs at once, rather than queued and taken back).
+      // reaction then runs at once, rather than queued and taken back). A node whose
+      // change keeps no source opens that batch itself, only if it acts on the change.
+      if change.source == nil && only.kind == .node { return only.notifyDidSetAlone(change) }
       return run {
         if let source = change.source { current!.pointee.keep(source) }
         only.notifyDidSetAlone(change)

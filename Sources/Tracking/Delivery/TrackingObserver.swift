@@ -314,7 +314,8 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     }
   }
 
-  /// ``notifyDidSet(_:)`` for the only observer of a change, in a batch opened for it
+  /// ``notifyDidSet(_:)`` for the only observer of a change made outside any batch: in
+  /// a batch opened for it, or, for a node whose change keeps no source, before any is
   /// (see ``ReactiveNode/sourceDidChangeAlone(_:)``).
   func notifyDidSetAlone(_ change: ChangeDescription) {
     guard kind == .node else { return notifyDidSet(change) }

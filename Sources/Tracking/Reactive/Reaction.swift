@@ -12,8 +12,8 @@ import CTrackingSupport
 /// by computations it read (*pending*) first pulls them, and happens only if one of
 /// their values changed.
 ///
-/// How runs happen is the reaction's ``Schedule``: on the closure's isolation, or by
-/// its owner (told through a callback, on the mutating thread, that a run is needed).
+/// How runs happen is the reaction's schedule (`owner`, `immediate`): on the closure's
+/// isolation, or by its owner (told through a callback, on the mutating thread, that a run is needed).
 ///
 /// **Ownership.** During each run the reaction is the current ``LifetimeOwner``: what
 /// the closure starts (observations, derived values, scopes, cleanups) is `owned` by
@@ -24,22 +24,12 @@ import CTrackingSupport
 /// next run's thread); once cancelled, by whichever thread first sets `ownedEnded`
 /// while no run is under way — the canceller, or the run that saw the cancellation.
 package final class Reaction: ReactiveNode, @unchecked Sendable {
-  /// How a reaction's runs happen.
-  package enum Schedule: Sendable {
-    /// The reaction runs its own closure on the closure's isolation: where the change
-    /// happens when that is on it and delivery is immediate, else scheduled there.
-    case own(ContinuousDelivery)
-    /// The owner runs it (``run(ifNeeded:_:)``): `needsRun` is called, on the thread
-    /// that made the change, when a run is needed and the owner was not told yet — at
-    /// the end of the change's batch for a did-set. `willChange`, if given, is called at
-    /// every will-set heard, before the value changes. `changedAgain`, if given, is
-    /// called for each change that arrives after the owner was told and before it ran
-    /// (a debounce restarts its timer). (The callbacks are in one object, so that the
-    /// schedule stays one word wide and cheap to test on every change.)
-    case owner(OwnerCallbacks)
-  }
-
-  /// The callbacks of an ``Schedule/owner(_:)`` schedule.
+  /// The callbacks of a reaction whose owner runs it (``run(ifNeeded:_:)``): `needsRun`
+  /// is called, on the thread that made the change, when a run is needed and the owner
+  /// was not told yet — at the end of the change's batch for a did-set. `willChange`,
+  /// if given, is called at every will-set heard, before the value changes.
+  /// `changedAgain`, if given, is called for each change that arrives after the owner
+  /// was told and before it ran (a debounce restarts its timer).
   package final class OwnerCallbacks: Sendable {
     let willChange: (@Sendable () -> Void)?
     let needsRun: @Sendable () -> Void
@@ -56,8 +46,14 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   let options: TrackingOptions
-  private let schedule: Schedule
-  /// The closure of an `own` schedule, called on `isolation` only.
+  /// How runs happen. With an owner, the owner runs the reaction, told through these
+  /// callbacks. Without one, the reaction runs its own closure on the closure's
+  /// isolation: where the change happens when that is on it and delivery is immediate
+  /// (`immediate`), else scheduled there. (Two constants rather than an enum with a
+  /// payload: testing them on every change then copies nothing.)
+  private let owner: OwnerCallbacks?
+  private let immediate: Bool
+  /// The closure of a reaction without an owner, called on `isolation` only.
   private let body: Callable?
   /// The closure's isolation.
   private let isolation: (any Actor)?
@@ -82,7 +78,8 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     self.options = options
     boundOwner = owner
     hearsEveryChange = false
-    self.schedule = .own(delivery)
+    self.owner = nil
+    immediate = delivery == .immediate
     self.body = body.callable
     isolation = body.isolation
     if case .plain = self.body { bodyTakesChange = false } else { bodyTakesChange = true }
@@ -94,14 +91,15 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   /// A reaction whose runs its owner starts with ``run(ifNeeded:_:)``, after `needsRun`
-  /// said so (see ``Schedule/owner(willChange:needsRun:)``).
+  /// said so (see ``OwnerCallbacks``).
   package init(
     options: TrackingOptions, willChange: (@Sendable () -> Void)? = nil,
     changedAgain: (@Sendable () -> Void)? = nil, site: SourceSite? = nil,
     needsRun: @escaping @Sendable () -> Void
   ) {
     self.options = options
-    self.schedule = .owner(OwnerCallbacks(willChange: willChange, needsRun: needsRun, changedAgain: changedAgain))
+    owner = OwnerCallbacks(willChange: willChange, needsRun: needsRun, changedAgain: changedAgain)
+    immediate = false
     hearsEveryChange = changedAgain != nil
     boundOwner = nil
     body = nil
@@ -114,7 +112,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   // MARK: Starting
 
   /// Makes the first run: now when `immediately` and the caller is on the closure's
-  /// isolation, else scheduled there. (Reactions of an `own` schedule only.)
+  /// isolation, else scheduled there. (Reactions without an owner only.)
   package func start(immediately: Bool) {
     if immediately, isOnItsIsolation {
       let thread = tracking_current_thread()
@@ -138,7 +136,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// that thread is on the closure's isolation).
   private var runsWhereChanged: Bool {
     if runsAnywhere { return true }
-    guard case .own(.immediate) = schedule else { return false }
+    guard immediate else { return false }
     return isOnItsIsolation
   }
 
@@ -155,7 +153,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     recordCause(.willSet, change)
     // Heard only to read the old value (introspection).
     guard hearsWillSet else { return }
-    if case .owner(let owner) = schedule, let willChange = owner.willChange {
+    if let owner, let willChange = owner.willChange {
       let thread = tracking_current_thread()
       if state.withLock({ !$0.cancelled && !Self.isOwnChange($0, thread: thread) }) { willChange() }
       return
@@ -172,8 +170,9 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     changed(.didSet, change, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true)
   }
 
-  /// The change's only observer, in a batch opened for it: the run that the end of the
-  /// batch would start first starts now.
+  /// The change's only observer, outside any batch: the run that the end of a batch
+  /// opened for the change would start first starts now (in a batch of its own, as the
+  /// drain would run it).
   override func sourceDidChangeAlone(_ change: ChangeDescription) {
     recordCause(.didSet, change)
     changed(
@@ -242,14 +241,25 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
         state.queuedOn = thread
         return .queue
       }
-      if case .owner = schedule {
+      if owner != nil {
         state.scheduled = true
         return .tellOwner
       }
       return runsHere && !(alone && state.nextRunIsScheduled)
         ? .now(state.beginRun(on: thread, keepsSource: bodyTakesChange)) : .scheduled
     }
-    act(on: start)
+    if case .none = start { return }
+    if alone { actInBatch(start) } else { act(on: start) }
+  }
+
+  /// ``act(on:)`` for a change delivered alone, outside any batch: what acting on it
+  /// starts (a run, the owner's callback) writes into a batch, as it would while one
+  /// drains. (`start` is moved into the batch's closure, not copied: a copy of a run's
+  /// change goes through its value witnesses.)
+  @inline(never)
+  private func actInBatch(_ start: consuming RunStart) {
+    var start = Optional(start)
+    NotificationBatch.run { act(on: start.take().unsafelyUnwrapped) }
   }
 
   /// Called when the batch that queued this reaction drains: runs it here, or schedules
@@ -261,7 +271,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       state.leaveQueue(of: thread)
       guard !state.cancelled, state.isStale, state.changed(inBatchOf: thread), state.runningThread == 0, !state.scheduled
       else { return .none }
-      if case .owner = schedule {
+      if owner != nil {
         state.scheduled = true
         return .tellOwner
       }
@@ -277,8 +287,8 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     case .now(let change): runLoop(change)
     case .scheduled: scheduleRun()
     case .queue: NotificationBatch.enqueue(queued: self)
-    case .tellOwner: if case .owner(let owner) = schedule { owner.needsRun() }
-    case .changedAgain: if case .owner(let owner) = schedule { owner.changedAgain?() }
+    case .tellOwner: owner?.needsRun()
+    case .changedAgain: owner?.changedAgain?()
     case .none: break
     }
   }
@@ -311,6 +321,9 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
 
   /// Runs the closure for `change`, then again for as long as a change that arrived
   /// meanwhile asks for a run here. The first run is marked as under way on this thread.
+  /// Never inlined: its callers differ (a closure among them), and where it was
+  /// inlined into one the optimizer copied each run's end through value witnesses.
+  @inline(never)
   private func runLoop(_ change: RunChange) {
     guard let body else { return }
     var next: RunChange? = change
@@ -330,9 +343,14 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
 
   /// Runs `body` now as this reaction's run, on the caller's thread, if a change asks
   /// for one (or it never ran): for owners, who call it when they were told a run is
-  /// needed, and may call it any time. Returns `nil` when no run was needed (and
-  /// `body` did not run), else `body`'s value.
-  package func run<T>(ifNeeded: Bool = true, _ body: () -> T) -> T? {
+  /// needed, and may call it any time. Returns whether `body` ran.
+  ///
+  /// Not generic: owners are often generic themselves (``TrackedValues``, the Combine
+  /// bridge) and call it from code specialized in another module, where a generic
+  /// run would look up `Optional<T>`'s metadata at every call. A body that computes a
+  /// value stores it in the caller's own variable.
+  @discardableResult
+  package func run(ifNeeded: Bool = true, _ body: () -> Void) -> Bool {
     let thread = tracking_current_thread()
     let change = state.withLock { state -> RunChange? in
       state.scheduled = false
@@ -340,14 +358,13 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       guard !ifNeeded || state.isStale else { return nil }
       return state.beginRun(on: thread, keepsSource: false)
     }
-    guard let change else { return nil }
-    var result: T?
-    _ = runMarked(change) { reads in result = collect(into: &reads, body) }
-    return result
+    guard let change else { return false }
+    _ = runMarked(change) { reads in collect(into: &reads, body) }
+    return true
   }
 
   private func tellOwnerIfNeeded() {
-    guard case .owner(let owner) = schedule else { return }
+    guard let owner else { return }
     let tell = state.withLock { state -> Bool in
       guard !state.cancelled, state.isStale, !state.scheduled else { return false }
       state.scheduled = true
@@ -409,7 +426,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     case .idle: return nil
     case .next(let change): return change
     case .scheduled:
-      if case .owner = schedule { tellOwnerIfNeeded() } else { scheduleRun() }
+      if owner != nil { tellOwnerIfNeeded() } else { scheduleRun() }
     case .cancelled: finishCancel()
     }
     return nil

@@ -151,7 +151,7 @@ public final class RenderLoop {
   @discardableResult
   private func run(_ id: Int, always: Bool) -> Bool {
     guard let component = components[id] else { return false }
-    let ran = component.reaction.run(ifNeeded: !always) { component.update() } != nil
+    let ran = component.reaction.run(ifNeeded: !always) { component.update() }
     guard ran else { return false }
     components[id]?.runCount += 1
     totalRuns += 1
