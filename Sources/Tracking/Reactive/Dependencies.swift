@@ -96,7 +96,9 @@ extension ReactiveNode {
       guard objectsKept, computations.readsSameComputations(as: state.dependencies.computations) else {
         return nil
       }
-      state.dependencies.computations = computations
+      // The versions this run read replace the previous run's (a run that read no
+      // computation has none to replace).
+      if !computations.isEmpty { state.dependencies.computations = computations }
       // A kept observer saw every change since the run read, and a computation that
       // changed meanwhile made this node pending through its reader list.
       return end(&state, false)
