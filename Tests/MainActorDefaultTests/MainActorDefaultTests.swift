@@ -118,7 +118,9 @@ struct MainActorDefaultTests {
     #expect(changes == 2)
     try expectNoChange(of: { model.count }) { model.title = "other" }
     Task { model.count = 10 }
-    let next = try await nextChange(of: { model.count })
+    // A long timeout: it only runs out if the change never comes (under a loaded
+    // ThreadSanitizer run, the main actor may take more than the default second).
+    let next = try await nextChange(of: { model.count }, timeout: .seconds(60))
     #expect(next == 10)
   }
 

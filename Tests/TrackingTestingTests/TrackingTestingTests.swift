@@ -33,7 +33,10 @@ extension TrackingTestingSuites {
     @Test func nextChangeReturnsTheNewValue() async throws {
       let meter = Meter()
       Task { meter.level = 5 }  // runs once this test suspends, after the tracking is installed
-      let level = try await nextChange(of: { meter.level })
+      // A long timeout: it only runs out if the change never comes, and a loaded
+      // machine (the ThreadSanitizer run) may take more than the default second to
+      // schedule the task.
+      let level = try await nextChange(of: { meter.level }, timeout: .seconds(60))
       #expect(level == 5)
     }
 
@@ -43,7 +46,7 @@ extension TrackingTestingSuites {
         meter.name = "other"
         meter.level = 3
       }
-      let level = try await nextChange(of: { meter.level })
+      let level = try await nextChange(of: { meter.level }, timeout: .seconds(60))
       #expect(level == 3)
       #expect(meter.name == "other")
     }
