@@ -190,8 +190,7 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
 /// burst of changes is one wake-up. Cancelling wakes the waiter for good and cancels
 /// the reaction, which releases its observer at once.
 ///
-/// `@unchecked Sendable`: its mutable state is behind `state`'s lock; `reaction` is
-/// written once in `init`, before the signal is shared.
+/// `@unchecked Sendable`: its mutable state is behind `state`'s lock.
 @usableFromInline
 final class RunSignal: @unchecked Sendable {
   private struct State {
@@ -200,17 +199,18 @@ final class RunSignal: @unchecked Sendable {
     var waiter: UnsafeContinuation<Bool, Never>?
   }
 
-  private let state = Locked(State())
+  private let state: Locked<State>
   /// The reaction whose runs evaluate the iterator's closure. It hears will-sets (a
   /// transaction starts at the first one) and did-sets (so the final value is never
   /// lost).
-  @exclusivity(unchecked) private var reaction: Reaction!
+  private let reaction: Reaction
 
   @usableFromInline
   init() {
     // The reaction holds the state, not the signal (which owns the reaction): no weak
     // reference to load at every change.
-    let state = state
+    let state = Locked(State())
+    self.state = state
     reaction = Reaction(options: [.willSet, .didSet]) { Self.signal(state) }
   }
 
