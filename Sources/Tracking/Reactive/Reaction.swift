@@ -133,11 +133,14 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   /// Whether a change starts a run on the thread that made it (immediate delivery, and
-  /// that thread is on the closure's isolation).
+  /// that thread is on the closure's isolation). Inlined: most reactions answer from
+  /// their two constants, without a call.
   private var runsWhereChanged: Bool {
-    if runsAnywhere { return true }
-    guard immediate else { return false }
-    return isOnItsIsolation
+    @inline(__always) get {
+      if runsAnywhere { return true }
+      guard immediate else { return false }
+      return isOnItsIsolation
+    }
   }
 
   private var isOnItsIsolation: Bool {
