@@ -13,7 +13,8 @@ import CTrackingSupport
 /// their values changed.
 ///
 /// How runs happen is the reaction's schedule (`owner`, `immediate`): on the closure's
-/// isolation, or by its owner (told through a callback, on the mutating thread, that a run is needed).
+/// isolation, or by its owner (told through a callback, on the mutating thread, that a
+/// run is needed).
 ///
 /// **Ownership.** During each run the reaction is the current ``LifetimeOwner``: what
 /// the closure starts (observations, derived values, scopes, cleanups) is `owned` by
@@ -173,9 +174,9 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     changed(.didSet, change, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true)
   }
 
-  /// The change's only observer, outside any batch: the run that the end of a batch
-  /// opened for the change would start first starts now (in a batch of its own, as the
-  /// drain would run it).
+  /// The change's only observer, for a change made outside any batch: the run that the
+  /// end of a batch opened for the change would start first starts now (in that batch,
+  /// which this reaction opens if the caller did not, as the drain would run it).
   override func sourceDidChangeAlone(_ change: ChangeDescription) {
     recordCause(.didSet, change)
     changed(

@@ -105,10 +105,11 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// A property this node read has changed, on the mutating thread, inside a batch.
   func sourceDidChange(_ change: ChangeDescription) {}
 
-  /// ``sourceDidChange(_:)`` when this node is the change's only observer and no batch
-  /// is open on this thread: what the node would queue would be the first and only
-  /// entry of a batch opened for this change, so a reaction may run now instead. The
-  /// node opens that batch itself, and only if it acts on the change (a reaction that
+  /// ``sourceDidChange(_:)`` when this node is the change's only observer and the
+  /// change was made outside any batch: what the node would queue would be the first
+  /// and only entry of a batch opened for this change, so a reaction may run now
+  /// instead. Unless the caller opened that batch (it does for a change that keeps its
+  /// source), the node opens it, and only if it acts on the change (a reaction that
   /// waits for its owner's run, told already, does nothing here).
   func sourceDidChangeAlone(_ change: ChangeDescription) {
     NotificationBatch.run { sourceDidChange(change) }
