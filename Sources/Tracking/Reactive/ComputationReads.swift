@@ -8,24 +8,34 @@ struct ComputationReads {
     let version: UInt64
   }
 
-  private var reads = SmallList<Read>()
-  /// Where each computation is, once a run read many (a sum over a thousand values).
-  private var index = IdentityIndex()
-  /// Beyond this many reads, `index` is kept.
+  /// The first read: most runs read at most one computation.
+  private var first: Read?
+  /// The reads after the first, with their index; `nil` until there is a second. One
+  /// optional for both, so that a run that read one computation (or none) releases
+  /// neither when its reads are destroyed.
+  private var more: More?
+
+  struct More {
+    var reads: [Read]
+    /// Where each computation is, once a run read many (a sum over a thousand values).
+    var index = IdentityIndex()
+  }
+
+  /// Beyond this many reads, the index is kept.
   private static let indexThreshold = 8
 
-  var isEmpty: Bool { reads.isEmpty }
+  var isEmpty: Bool { first == nil }
 
-  var count: Int { reads.count }
+  var count: Int { first == nil ? 0 : 1 + (more?.reads.count ?? 0) }
 
-  subscript(index: Int) -> Read { reads[index] }
+  subscript(index: Int) -> Read { index == 0 ? first.unsafelyUnwrapped : more.unsafelyUnwrapped.reads[index - 1] }
 
   /// Records a read of `computation` at `version`, unless the run read it already
   /// (the first read's version is the one a pull compares with).
   @inline(__always)
   mutating func add(_ computation: Computation, version: UInt64) {
-    if reads.isEmpty {
-      reads.append(Read(computation: computation, version: version))
+    if first == nil {
+      first = Read(computation: computation, version: version)
     } else {
       addSlow(computation, version: version)
     }
@@ -33,35 +43,56 @@ struct ComputationReads {
 
   private mutating func addSlow(_ computation: Computation, version: UInt64) {
     if contains(computation) { return }
-    reads.append(Read(computation: computation, version: version))
-    index.appended(computation, count: reads.count, threshold: Self.indexThreshold) { reads[$0].computation }
+    let read = Read(computation: computation, version: version)
+    guard var rest = more.take() else {
+      more = More(reads: [read])
+      return
+    }
+    rest.reads.append(read)
+    // Positions count the first read: position `p` is `reads[p - 1]`.
+    let firstComputation = first.unsafelyUnwrapped.computation
+    let reads = rest.reads
+    rest.index.appended(computation, count: reads.count + 1, threshold: Self.indexThreshold) {
+      $0 == 0 ? firstComputation : reads[$0 - 1].computation
+    }
+    more = rest
   }
 
   /// Whether the run read `computation`.
   func contains(_ computation: Computation) -> Bool {
-    if index.isBuilt { return index.position(of: computation) { nil } != nil }
-    return reads.contains { $0.computation === computation }
+    if let index = more?.index, index.isBuilt { return index.position(of: computation) { nil } != nil }
+    return contains { $0.computation === computation }
   }
 
   /// Whether `storage` is the registrar storage of a computation the run read.
   func containsStorage(_ storage: RegistrarStorage) -> Bool {
-    reads.contains { $0.computation.registrar.storage === storage }
+    contains { $0.computation.registrar.storage === storage }
   }
 
   /// Adds the reads of a nested scope that this one has not made.
   mutating func merge(_ other: ComputationReads) {
-    other.reads.forEach { add($0.computation, version: $0.version) }
+    other.forEach { add($0.computation, version: $0.version) }
   }
 
-  func forEach(_ body: (Read) -> Void) { reads.forEach(body) }
+  func forEach(_ body: (Read) -> Void) {
+    guard let first else { return }
+    body(first)
+    more?.reads.forEach(body)
+  }
+
+  private func contains(where predicate: (Read) -> Bool) -> Bool {
+    guard let first else { return false }
+    return predicate(first) || (more?.reads.contains(where: predicate) ?? false)
+  }
 
   /// Whether `other` read the same computations, in the same order (versions aside):
   /// then the reader links of the previous run stay as they are.
   func readsSameComputations(as other: borrowing ComputationReads) -> Bool {
-    guard reads.count == other.reads.count else { return false }
+    let count = count
+    guard count == other.count else { return false }
     var position = 0
-    while position < reads.count {
-      guard reads[position].computation === other.reads[position].computation else { return false }
+    while position < count {
+      guard self[position].computation === other[position].computation else { return false }
       position += 1
     }
     return true
@@ -69,7 +100,7 @@ struct ComputationReads {
 
   /// Calls `body` with each computation read here and not in `other`.
   func forEachMissing(from other: borrowing ComputationReads, _ body: (Computation) -> Void) {
-    reads.forEach { read in
+    forEach { read in
       if !other.contains(read.computation) { body(read.computation) }
     }
   }
@@ -77,6 +108,6 @@ struct ComputationReads {
   /// Whether one of the computations changed since it was read, or may have (it is
   /// dirty or pending): checked once the node is on their reader lists.
   var changedSinceRead: Bool {
-    reads.contains { $0.computation.hasChanged(since: $0.version) }
+    contains { $0.computation.hasChanged(since: $0.version) }
   }
 }

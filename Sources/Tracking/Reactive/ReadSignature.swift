@@ -33,12 +33,12 @@ package struct ReadSignature {
   /// afresh, which is correct, only slower). Allocates nothing.
   package func matches(_ reads: borrowing AccessList) -> Bool {
     guard reads.firstStorage != nil else { return entries.isEmpty }
-    guard entries.count == reads.others.count + 1,
+    guard entries.count == (reads.others?.entries.count ?? 0) + 1,
       entries[0].matches(reads.firstStorage.unsafelyUnwrapped, reads.firstProperties)
     else { return false }
     var index = 1
     while index < entries.count {
-      let other = reads.others[index - 1]
+      let other = reads.others.unsafelyUnwrapped.entries[index - 1]
       guard entries[index].matches(other.storage, other.properties) else { return false }
       index += 1
     }

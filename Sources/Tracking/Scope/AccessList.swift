@@ -38,11 +38,10 @@ package struct AccessList {
   @usableFromInline var firstEpoch = 0
   @usableFromInline var firstOwnWrites = 0
   @usableFromInline var firstType: (any Trackable.Type)?
-  @usableFromInline var others: [Entry] = []
-  /// Where each object of `others` is, once there are enough of them for a linear
-  /// search to cost more than a hash (a scope over a list of row models reads one
-  /// property of each of many objects: this keeps it linear in their number).
-  var index: ObjectIndex?
+  /// The objects read after the first; `nil` until there is one (most scopes read one
+  /// object). One optional for the entries and their index, so that ending such a
+  /// scope releases neither: an array left in the scope, even empty, costs a release.
+  @usableFromInline var others: OtherObjects?
   /// The scope this one is nested in, on this thread (for counting own writes).
   @usableFromInline var enclosing: UnsafeMutablePointer<AccessList>?
   /// Whether this scope is the run of a node of the reactive graph (not a one-shot
@@ -78,7 +77,7 @@ package struct AccessList {
 
   private mutating func recordInOthers(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
     if let position = position(of: storage) {
-      if others[position].properties.insert(id) { storage.markRead(id) }
+      if others!.entries[position].properties.insert(id) { storage.markRead(id) }
       return
     }
     storage.markRead(id)
@@ -97,24 +96,16 @@ package struct AccessList {
     computations.add(computation, version: version)
   }
 
-  /// Beyond this many other objects, `index` is kept.
-  private static let indexThreshold = 8
-
   /// The position of `storage`'s entry in `others`.
   private func position(of storage: RegistrarStorage) -> Int? {
-    if let index { return index.position(of: storage, in: others) }
-    return others.firstIndex { $0.storage === storage }
+    others?.position(of: storage)
   }
 
   private mutating func append(_ entry: consuming Entry) {
-    // A scope that reads a second object often reads several (a list of rows): start
-    // with room for a few, rather than growing one entry at a time.
-    if others.capacity == 0 { others.reserveCapacity(Self.indexThreshold) }
-    others.append(entry)
-    if index != nil {
-      index!.add(others.count - 1, in: others)
-    } else if others.count > Self.indexThreshold {
-      index = ObjectIndex(others)
+    if others == nil {
+      others = OtherObjects(entry)
+    } else {
+      others!.append(entry)
     }
   }
 
@@ -138,7 +129,7 @@ package struct AccessList {
       firstOwnWrites = entry.ownWrites
       firstType = entry.type
     } else if let position = position(of: entry.storage) {
-      others[position].properties.formUnion(entry.properties)
+      others!.entries[position].properties.formUnion(entry.properties)
     } else {
       append(entry)
     }
@@ -163,7 +154,7 @@ package struct AccessList {
   func forEachStorage(_ body: (RegistrarStorage, PropertySet) -> Void) {
     guard let firstStorage else { return }
     body(firstStorage, firstProperties)
-    for entry in others { body(entry.storage, entry.properties) }
+    others?.entries.forEach { body($0.storage, $0.properties) }
   }
 
   func forEach(_ body: (Entry) -> Void) {
@@ -171,7 +162,7 @@ package struct AccessList {
     var first = Entry(storage: firstStorage, properties: firstProperties, epoch: firstEpoch, type: firstType)
     first.ownWrites = firstOwnWrites
     body(first)
-    for entry in others { body(entry) }
+    others?.entries.forEach(body)
   }
 
   /// Installs `observer` on every object this scope read. (The first object is used in
@@ -186,9 +177,9 @@ package struct AccessList {
     guard let firstStorage else { return }
     observer.shareBits(of: firstProperties)
     firstStorage.install(observer, properties: firstProperties)
-    // Borrowed through the buffer: iterating `others` would copy each entry (retaining
+    // Borrowed through the buffer: iterating the entries would copy each one (retaining
     // and releasing its storage).
-    others.withUnsafeBufferPointer { entries in
+    others?.entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
         Unmanaged.passUnretained(entries[index].storage)._withUnsafeGuaranteedRef {
           $0.install(observer, properties: entries[index].properties)
@@ -208,9 +199,9 @@ package struct AccessList {
   package func changedElsewhere() -> Bool {
     guard firstStorage != nil else { return false }
     if firstStorage.unsafelyUnwrapped.changeEpochAfterInstall &- firstEpoch > firstOwnWrites { return true }
-    return others.withUnsafeBufferPointer { entries in
+    return others?.entries.withUnsafeBufferPointer { entries in
       entries.contains { $0.storage.changeEpoch &- $0.epoch > $0.ownWrites }
-    }
+    } ?? false
   }
 
   /// Counts a write of the object owning `storage` as the own write of `scope` and of
@@ -227,7 +218,7 @@ package struct AccessList {
     if firstStorage === storage {
       firstOwnWrites += 1
     } else if let position = position(of: storage) {
-      others[position].ownWrites += 1
+      others!.entries[position].ownWrites += 1
     }
   }
 

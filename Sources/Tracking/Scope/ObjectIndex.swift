@@ -1,4 +1,4 @@
-/// Where each object of an ``AccessList``'s `others` is: an open-addressing hash table
+/// Where each entry of an ``OtherObjects`` is: an open-addressing hash table
 /// from an object's storage address to its entry's position.
 ///
 /// A storage is identified by its address, which is already unique and well spread

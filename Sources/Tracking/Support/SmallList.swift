@@ -1,6 +1,6 @@
 /// A list whose first element is held inline: most of the runtime's lists (the
-/// observers a write notifies, the computations a run read, a propagation's stack)
-/// hold one element, and then using one allocates nothing.
+/// observers a write notifies, a propagation's stack, a pull's waiting frames) hold
+/// one element, and then using one allocates nothing.
 struct SmallList<Element> {
   private var first: Element?
   private var rest: [Element] = []
