@@ -97,8 +97,10 @@ struct NotificationBatch {
   /// Delivers the did-set of one change to `observers`: nodes are told at once, one-shot
   /// callbacks wait in the open batch (or in one opened for them). `change` is
   /// described as far as their callbacks need.
-  static func deliverDidSet(_ observers: DueObservers, _ change: ChangeDescription) {
-    if let only = observers.only, !isOpen {
+  static func deliverDidSet(_ observers: consuming DueObservers, _ change: ChangeDescription) {
+    if observers.count == 1 && !isOpen {
+      // Moved out of the list: read from it, the observer would be retained for the call.
+      let only = (consume observers).takeOnly().unsafelyUnwrapped
       // The common case, one observer of a change made outside any batch: what it
       // queues would run first in the batch opened for it, as from the (otherwise
       // empty) queue, so a callback is called directly, and a node told so (a

@@ -12,8 +12,8 @@ struct DueObservers {
 
   var count: Int { observers.count }
 
-  /// The observer, when exactly one is due.
-  var only: TrackingObserver? { observers.only }
+  /// The observer, when exactly one is due, moved out of the list.
+  consuming func takeOnly() -> TrackingObserver? { observers.takeOnly() }
 
   /// Adds an observer. `scanned` is the number of entries being scanned, the most
   /// that can be appended; the spill array is sized for it on first use.

@@ -112,9 +112,15 @@ extension RegistrarStorage.Observers {
   ///
   /// Entries are borrowed through the buffer and moved, never copied, so scanning an
   /// entry retains nothing (copying one would retain its observer and release it).
+  ///
+  /// The observers are moved out of `self` for the pass and moved back if any stays:
+  /// bound in place, the single observer would be retained for the pass (and the array
+  /// would not be uniquely referenced).
   @inline(__always)
   mutating func compact(changing id: Int?, _ decide: (TrackingObserver) -> RegistrarStorage.Verdict) -> Masks {
-    switch self {
+    var taken = Self.none
+    swap(&taken, &self)
+    switch consume taken {
     case .none:
       return Masks()
     case .one(let observer):
@@ -125,15 +131,13 @@ extension RegistrarStorage.Observers {
       } else {
         keep = observer.isPending && decide(observer) == .keep
       }
-      guard keep else {
-        self = .none
-        return Masks()
-      }
-      return Masks(
+      guard keep else { return Masks() }
+      let masks = Masks(
         observed: RegistrarStorage.mask(of: properties),
         willSet: observer.hearsWillSet ? RegistrarStorage.willSetMask(of: properties) : 0)
+      self = .one(observer)
+      return masks
     case .many(var entries):
-      self = .none  // so that `entries` is the array's only reference
       let masks = Self.compact(&entries, changing: id, decide)
       self = .many(entries)
       return masks

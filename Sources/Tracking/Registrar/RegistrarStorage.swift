@@ -349,7 +349,12 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let change = ChangeDescription.make(
       Spies.isActive ? .source : due.needs, subject: subject, isDidSet: false, site: site)
     if _slowPath(Spies.isActive) { Spies.report(.willSet, change.source!, observers: due.count) }
-    due.forEach { $0.notifyWillSet(change) }
+    if due.count == 1 {
+      // Moved out of the list: read from it, the observer would be retained for the call.
+      (consume due).takeOnly().unsafelyUnwrapped.notifyWillSet(change)
+    } else {
+      due.forEach { $0.notifyWillSet(change) }
+    }
     change.source?.endDelivery()
   }
 
@@ -391,7 +396,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let change = ChangeDescription.make(
       Spies.isActive ? .source : due.needs, subject: subject, isDidSet: true, site: site)
     if _slowPath(Spies.isActive) { Spies.report(.didSet, change.source!, observers: due.count) }
-    NotificationBatch.deliverDidSet(due, change)
+    NotificationBatch.deliverDidSet(consume due, change)
   }
 
   /// Whether one-shot observers watch property `id` (a derived value's registrar: the

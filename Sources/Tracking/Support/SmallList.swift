@@ -16,6 +16,10 @@ struct SmallList<Element> {
   /// The element, when there is exactly one.
   var only: Element? { rest.isEmpty ? first : nil }
 
+  /// The element, when there is exactly one, moved out of the list (a reference is not
+  /// retained for the caller, as reading ``only`` from a variable would).
+  consuming func takeOnly() -> Element? { rest.isEmpty ? first.take() : nil }
+
   @inline(__always)
   mutating func append(_ element: Element) {
     if first == nil {
