@@ -215,6 +215,14 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     withUnsafeMutablePointerToHeader { $0 }
   }
 
+  /// Calls `body` with the node of a `node` observer, not retained for the call: the
+  /// node is held by the callbacks, which a node observer keeps for its whole life
+  /// (see `releaseCallbacks`), and the caller holds the observer.
+  @inline(__always)
+  private func withNode(_ body: (ReactiveNode) -> Void) {
+    Unmanaged.passUnretained(callbacks.pointee.node.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+  }
+
   /// Whether the observer still takes events (it is neither due nor finished).
   package var isPending: Bool { tracking_atomic_load_acquire(state) == Self.pending }
 
@@ -291,7 +299,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       callbacks.pointee.willSet?.run(.willSet, change, canceller: self)
     case .node:
       guard isPending else { return }
-      callbacks.pointee.node.unsafelyUnwrapped.sourceWillChange(change)
+      withNode { $0.sourceWillChange(change) }
     case .didSetOnce, .deinitOnly:
       return
     }
@@ -310,7 +318,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       takeFinalHandler(didSet: true)?.run(.didSet, change, canceller: self)
     case .node:
       guard isPending else { return }
-      callbacks.pointee.node.unsafelyUnwrapped.sourceDidChange(change)
+      withNode { $0.sourceDidChange(change) }
     }
   }
 
@@ -320,7 +328,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   func notifyDidSetAlone(_ change: ChangeDescription) {
     guard kind == .node else { return notifyDidSet(change) }
     guard isPending else { return }
-    callbacks.pointee.node.unsafelyUnwrapped.sourceDidChangeAlone(change)
+    withNode { $0.sourceDidChangeAlone(change) }
   }
 
   /// Called by a registrar that is being freed because its object was deallocated,
