@@ -13,11 +13,8 @@ struct SmallList<Element> {
 
   var count: Int { first == nil ? 0 : 1 + rest.count }
 
-  /// The element, when there is exactly one.
-  var only: Element? { rest.isEmpty ? first : nil }
-
-  /// The element, when there is exactly one, moved out of the list (a reference is not
-  /// retained for the caller, as reading ``only`` from a variable would).
+  /// The element, when there is exactly one, moved out of the list (read from a
+  /// variable instead, a reference would be retained for the caller).
   consuming func takeOnly() -> Element? { rest.isEmpty ? first.take() : nil }
 
   @inline(__always)
