@@ -1,28 +1,47 @@
 /// The observers a mutation must notify, collected under the lock and run after it.
-/// The common single observer is held inline, so that firing one tracking allocates
-/// nothing; beyond one, the rest go to an array sized once for the worst case (every
-/// entry of the registrar), so firing many costs one allocation, not one per doubling.
+///
+/// The first two are held inline: one observer is the common case of a property, and
+/// two are what a value read by two derived values has (the diamond `b = 2a`,
+/// `c = 3a`), so firing either allocates nothing. Beyond two, the rest go to an array
+/// sized once for the worst case (every entry of the registrar), so firing many costs
+/// one allocation, not one per doubling.
 struct DueObservers {
-  private var observers = SmallList<TrackingObserver>()
+  private var first: TrackingObserver?
+  private var second: TrackingObserver?
+  private var rest: [TrackingObserver] = []
   /// How much of the change the due observers' callbacks need described (the most
   /// any of them needs).
   private(set) var needs = TrackingObserver.Handler.Needs.nothing
 
-  var isEmpty: Bool { observers.isEmpty }
+  var isEmpty: Bool { first == nil }
 
-  var count: Int { observers.count }
+  var count: Int { first == nil ? 0 : second == nil ? 1 : 2 + rest.count }
 
-  /// The observer, when exactly one is due, moved out of the list.
-  consuming func takeOnly() -> TrackingObserver? { observers.takeOnly() }
+  /// The observer, when exactly one is due, moved out of the list (read from it
+  /// instead, the observer would be retained for the caller).
+  consuming func takeOnly() -> TrackingObserver? { second == nil ? first.take() : nil }
 
   /// Adds an observer. `scanned` is the number of entries being scanned, the most
   /// that can be appended; the spill array is sized for it on first use.
   @inline(__always)
   mutating func append(_ observer: TrackingObserver, scanned: Int, needs: TrackingObserver.Handler.Needs) {
     if needs > self.needs { self.needs = needs }
-    if !observers.isEmpty { observers.reserveCapacityForRest(scanned - 1) }
-    observers.append(observer)
+    if first == nil {
+      first = observer
+    } else if second == nil {
+      second = observer
+    } else {
+      if rest.capacity == 0 { rest.reserveCapacity(Swift.max(scanned - 2, 1)) }
+      rest.append(observer)
+    }
   }
 
-  func forEach(_ body: (TrackingObserver) -> Void) { observers.forEach(body) }
+  /// Calls `body` with each observer, in the order they were added.
+  func forEach(_ body: (TrackingObserver) -> Void) {
+    guard let first else { return }
+    body(first)
+    guard let second else { return }
+    body(second)
+    for observer in rest { body(observer) }
+  }
 }

@@ -1,6 +1,5 @@
-/// A list whose first element is held inline: most of the runtime's lists (the
-/// observers a write notifies, a propagation's stack, a pull's waiting frames) hold
-/// one element, and then using one allocates nothing.
+/// A list whose first element is held inline: a propagation's stack and a pull's
+/// waiting frames mostly hold one element, and then using one allocates nothing.
 struct SmallList<Element> {
   private var first: Element?
   private var rest: [Element] = []
@@ -10,12 +9,6 @@ struct SmallList<Element> {
   init(_ element: Element) { first = element }
 
   var isEmpty: Bool { first == nil }
-
-  var count: Int { first == nil ? 0 : 1 + rest.count }
-
-  /// The element, when there is exactly one, moved out of the list (read from a
-  /// variable instead, a reference would be retained for the caller).
-  consuming func takeOnly() -> Element? { rest.isEmpty ? first.take() : nil }
 
   @inline(__always)
   mutating func append(_ element: Element) {
@@ -27,7 +20,7 @@ struct SmallList<Element> {
   }
 
   /// Makes room for `count` elements beyond the first, once: a caller that knows the
-  /// most it will append (a registrar's scan) allocates once.
+  /// most it will append (a pull, room for a deep chain) allocates once.
   mutating func reserveCapacityForRest(_ count: Int) {
     if rest.capacity == 0 { rest.reserveCapacity(Swift.max(count, 1)) }
   }
@@ -37,19 +30,6 @@ struct SmallList<Element> {
     if let last = rest.popLast() { return last }
     defer { first = nil }
     return first
-  }
-
-  subscript(index: Int) -> Element { index == 0 ? first! : rest[index - 1] }
-
-  func forEach(_ body: (Element) -> Void) {
-    guard let first else { return }
-    body(first)
-    for element in rest { body(element) }
-  }
-
-  func contains(where predicate: (Element) -> Bool) -> Bool {
-    guard let first else { return false }
-    return predicate(first) || rest.contains(where: predicate)
   }
 }
 
