@@ -41,9 +41,11 @@ public struct StateChanges {
   @usableFromInline
   var firstID = 0
 
-  /// The other changes, in the order they were found, after ``first``.
+  /// The other changes, in the order they were found, after ``first``; `nil` until
+  /// there is one, so that a mutation of one field neither makes nor releases an
+  /// array.
   @usableFromInline
-  var rest: [(any StateChangeRecipient, Int)] = []
+  var rest: [(any StateChangeRecipient, Int)]?
 
   /// Whether every state value that entered the state belongs to this store; `false`
   /// when one came from another store and needs a new identity.
@@ -95,7 +97,7 @@ public struct StateChanges {
 
   /// Whether nothing changed.
   @inlinable
-  var isEmpty: Bool { first == nil && rest.isEmpty }
+  var isEmpty: Bool { first == nil && rest == nil }
 
   /// Records that field `id` of the state value observed by `observation` changed.
   /// `observation` must be shared by the old and the new value (see ``first``).
@@ -105,7 +107,7 @@ public struct StateChanges {
       first = observation
       firstID = id
     } else {
-      rest.append((observation.takeUnretainedValue(), id))
+      append((observation.takeUnretainedValue(), id))
     }
   }
 
@@ -113,7 +115,14 @@ public struct StateChanges {
   /// of a tracked collection is field 0 of its cell).
   @inlinable
   mutating func record(_ recipient: any StateChangeRecipient, _ id: Int) {
-    rest.append((recipient, id))
+    append((recipient, id))
+  }
+
+  /// Adds a change after the first.
+  @inlinable
+  mutating func append(_ change: (any StateChangeRecipient, Int)) {
+    if rest == nil { rest = [] }
+    rest!.append(change)
   }
 
   /// Claims the state values of `value`, which replaced an old one, for the store.
@@ -143,7 +152,7 @@ public struct StateChanges {
       let id = firstID
       first._withUnsafeGuaranteedRef { $0.notify(id, isDidSet: isDidSet) }
     }
-    if !rest.isEmpty {
+    if let rest {
       for (recipient, id) in rest {
         if isDidSet { recipient.notifyDidSet(id) } else { recipient.notifyWillSet(id) }
       }
