@@ -104,7 +104,7 @@
         state.observers = [:]
         return state.connection
       }
-      connection?.close().whenComplete { _ in }
+      if let connection { closeKeepingAlive(connection) }
     }
 
     /// The connection, connected (and listening, if anyone observes), bounded by
@@ -127,7 +127,7 @@
           of: connecting, closingOnTimeout: nil, deadline: deadline, waitingFor: "a connection to \(server)",
           timeout: timeout)
       } catch let expired as StorageTimeout {
-        connecting.whenSuccess { $0.close().whenComplete { _ in } }  // made too late: nobody uses it
+        connecting.whenSuccess { closeKeepingAlive($0) }  // made too late: nobody uses it
         throw expired
       }
       do {
@@ -137,7 +137,7 @@
         try bounded(connection, deadline).query(PostgresQuery(unsafeSQL: "SET lock_timeout = \(lockTimeout)"))
         if !isPrepared { try prepare(bounded(connection, deadline)) }
       } catch {
-        connection.close().whenComplete { _ in }
+        closeKeepingAlive(connection)
         throw error
       }
       state.withLock { state in
@@ -253,9 +253,19 @@
     let expired = StorageTimeout(waitingFor: waitingFor, seconds: timeout)
     let timer = future.eventLoop.scheduleTask(deadline: deadline) {
       bounded.fail(expired)  // ignored if the future completed first
-      connection?.close().whenComplete { _ in }
+      if let connection { closeKeepingAlive(connection) }
     }
     defer { timer.cancel() }
     return try bounded.futureResult.wait()
+  }
+
+  /// Closes `connection` without waiting, and holds it until the close completes.
+  ///
+  /// A close is asynchronous, and PostgresNIO requires a connection to be closed
+  /// before it is deinitialized (an assertion, in debug builds): dropped at once, the
+  /// last reference to a connection given up here (a failed setup, a connection made
+  /// too late, a query past its deadline) could go while its channel is still open.
+  func closeKeepingAlive(_ connection: PostgresConnection) {
+    connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
   }
 #endif

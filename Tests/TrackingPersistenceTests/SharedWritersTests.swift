@@ -102,7 +102,7 @@
     let writers = try specs.map { spec in
       try ChildProcess(
         entry: "persistenceSharedWriterEntry", variable: sharedWriterVariable,
-        value: String(decoding: try JSONEncoder().encode(spec), as: UTF8.self))
+        value: String(decoding: try JSONEncoder().encode(spec), as: UTF8.self), capturingStandardError: true)
     }
     defer { writers.forEach { $0.kill() } }
 
