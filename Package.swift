@@ -52,12 +52,23 @@ let package = Package(
     // version gates of the Synchronization module.
     .target(name: "CTrackingSupport"),
     .target(name: "Tracking", dependencies: ["CTrackingSupport", "TrackingMacros"]),
+    // The compiler plugin: its entry point and the names `#externalMacro` gives.
     .macro(
       name: "TrackingMacros",
       dependencies: [
-        .product(name: "SwiftSyntax", package: "swift-syntax"),
-        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        "TrackingMacroExpansions",
         .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+      ]
+    ),
+    // What each macro expands to. A plain library, which the expansion tests link: a
+    // test target that depends on a macro target makes SwiftPM build the whole test
+    // product, and everything it depends on, a second time for the host.
+    .target(
+      name: "TrackingMacroExpansions",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
         .product(name: "SwiftDiagnostics", package: "swift-syntax"),
       ]
     ),
@@ -128,7 +139,7 @@ let package = Package(
     .testTarget(
       name: "TrackingMacrosTests",
       dependencies: [
-        "TrackingMacros",
+        "TrackingMacroExpansions",
         .product(name: "MacroTesting", package: "swift-macro-testing"),
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
       ]

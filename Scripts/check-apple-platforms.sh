@@ -98,7 +98,7 @@ other_conditions() {
 Tracking/Diagnostics/WithTrackingRequired.swift @ DEBUG @ debug: Linux build · release: the benchmark stage's release build
 TrackingPersistence/SQLiteStorage.swift @ SQLite @ trait on: Linux build · off (file empty)
 TrackingPersistence/PostgreSQLStorage.swift, PostgreSQLConnection.swift @ PostgreSQL @ trait on: Linux build · off (files empty)
-TrackingMacros/TrackableMacro.swift @ compiler(>=6.2) && canImport(SwiftSyntax602) @ swift-syntax 602 and later: Linux build · earlier: Scripts/check-swift-syntax-range.sh (not run by .ci/run)
+TrackingMacroExpansions/TrackableMacro.swift @ compiler(>=6.2) && canImport(SwiftSyntax602) @ swift-syntax 602 and later: Linux build · earlier: Scripts/check-swift-syntax-range.sh (not run by .ci/run)
 CTrackingSupport/include/CTrackingSupport.h @ __cplusplus @ C: every run above · C++ (extern "C"): not compiled (no C++ file includes it)
 EOF
 }
@@ -132,7 +132,7 @@ platform_conditions_in_sources() {
   (cd Sources && grep -rnE --include='*.swift' --include='*.c' --include='*.h' \
     '^[[:space:]]*#[[:space:]]*(if|elseif|elif)[[:space:]]' . ) \
     | grep -E 'canImport\(|os\(|arch\(|targetEnvironment\(|__APPLE__|_WIN32|__linux__' \
-    | grep -v 'TrackingMacros/IfConfigPresence.swift' \
+    | grep -v 'TrackingMacroExpansions/IfConfigPresence.swift' \
     | grep -vE 'canImport\(SwiftSyntax' \
     | sed -E 's#^\./##; s#^([^:]*):[0-9]+:[[:space:]]*\#[[:space:]]*(if|elseif|elif)[[:space:]]+#\1 @ #; s#[[:space:]]*(//.*)?$##' \
     | sort -u

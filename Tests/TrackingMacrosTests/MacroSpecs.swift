@@ -1,5 +1,5 @@
 import SwiftSyntaxMacroExpansion
-import TrackingMacros
+import TrackingMacroExpansions
 
 /// The macros under test, as the compiler runs them on a class that conforms to
 /// neither protocol yet: `@Trackable` is asked for `Trackable` and Apple's `Observable`.

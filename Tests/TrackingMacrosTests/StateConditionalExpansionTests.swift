@@ -1,7 +1,7 @@
 import MacroTesting
 import SwiftSyntaxMacroExpansion
 import Testing
-import TrackingMacros
+import TrackingMacroExpansions
 
 /// `@TrackedState` where `#if` and `@available` shape the struct: conditional fields are
 /// numbered across clauses, and availability is copied onto the generated conformance.

@@ -1,7 +1,7 @@
 import MacroTesting
 import SwiftSyntaxMacroExpansion
 import Testing
-import TrackingMacros
+import TrackingMacroExpansions
 
 /// `@TrackedState` at the edges: declarations it rejects, `weak` fields, and enum
 /// payload labels.

@@ -1,7 +1,7 @@
 import MacroTesting
 import SwiftSyntaxMacroExpansion
 import Testing
-import TrackingMacros
+import TrackingMacroExpansions
 
 /// `@TrackedState`'s generated code, recorded and reviewed; a change shows up as a diff.
 @Suite(.macros(stateMacros, record: .missing))

@@ -1,7 +1,7 @@
 import MacroTesting
 import Testing
 import SwiftSyntaxMacroExpansion
-import TrackingMacros
+import TrackingMacroExpansions
 
 /// `@TrackedEquality`: the setter's condition `@TrackedProperty` writes for each rule,
 /// and the diagnostic of a rule it cannot write.

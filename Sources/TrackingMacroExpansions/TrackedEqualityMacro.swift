@@ -6,7 +6,7 @@ import SwiftSyntaxMacros
 /// set. It generates nothing itself; ``TrackedPropertyMacro`` reads it and writes the
 /// setter's condition. Here it only checks that the rule is one the setter can be
 /// written for.
-public struct TrackedEqualityMacro: PeerMacro {
+open class TrackedEqualityMacro: PeerMacro {
   public static func expansion(
     of node: AttributeSyntax,
     providingPeersOf declaration: some DeclSyntaxProtocol,

@@ -13,7 +13,7 @@ import SwiftSyntaxMacros
 /// getter records the read and whose setter reports the write, through the class's
 /// generated `access(keyPath:)` / `withMutation(keyPath:_:)`, so user code makes no
 /// registrar calls.
-public struct TrackedExternallyMacro {}
+open class TrackedExternallyMacro {}
 
 extension TrackedExternallyMacro: AccessorMacro {
   public static func expansion(

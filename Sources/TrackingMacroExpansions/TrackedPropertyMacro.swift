@@ -21,7 +21,7 @@ import SwiftSyntaxMacros
 /// registrar's `_beginModify`, key-path `_willModify`, `_endModify` and key-path
 /// `_didModify`, as Apple's accessors call
 /// `willSet`/`didSet`.
-public struct TrackedPropertyMacro {}
+open class TrackedPropertyMacro {}
 
 extension TrackedPropertyMacro: AccessorMacro {
   public static func expansion(
@@ -163,7 +163,7 @@ extension TrackedPropertyMacro: PeerMacro {
 
 /// `@TrackingIgnored`: leaves a property of a `@Trackable` class untracked.
 /// It generates nothing; `@Trackable` looks for it.
-public struct TrackingIgnoredMacro: AccessorMacro {
+open class TrackingIgnoredMacro: AccessorMacro {
   public static func expansion(
     of node: AttributeSyntax,
     providingAccessorsOf declaration: some DeclSyntaxProtocol,

@@ -17,7 +17,7 @@ import SwiftSyntaxMacros
 ///   module, Apple's `Observable` (each omitted when the class already conforms, as a
 ///   subclass of a tracked class does). The class's own `@available` attributes are
 ///   copied onto both.
-public struct TrackableMacro {}
+open class TrackableMacro {}
 
 extension TrackableMacro: MemberMacro {
   public static func expansion(

@@ -11,7 +11,7 @@ import SwiftSyntaxMacros
 ///   one: the `StateStore` holding the value notifies after comparing old and new state;
 ///   both note the write for the types the store cannot compare, and `_modify` records
 ///   the read as Apple's `_modify` does).
-public struct TrackedStatePropertyMacro {}
+open class TrackedStatePropertyMacro {}
 
 extension TrackedStatePropertyMacro: AccessorMacro {
   public static func expansion(

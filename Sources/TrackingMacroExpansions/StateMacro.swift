@@ -12,7 +12,7 @@ import SwiftSyntaxMacros
 /// The registrar is a `private(set) var` (a store gives a copy that came from another
 /// store a new one), so the memberwise initializer gains a last, defaulted
 /// `_$stateRegistrar:` parameter.
-public struct TrackedStateMacro {}
+open class TrackedStateMacro {}
 
 extension TrackedStateMacro: MemberMacro {
   public static func expansion(
