@@ -137,7 +137,7 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
     ),
     .testTarget(
-      name: "TrackingMacrosTests",
+      name: "TrackingMacroExpansionsTests",
       dependencies: [
         "TrackingMacroExpansions",
         .product(name: "MacroTesting", package: "swift-macro-testing"),
