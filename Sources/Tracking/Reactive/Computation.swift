@@ -75,6 +75,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     let thread = tracking_current_thread()
     let passOn = state.withLock { state -> Bool in
       if state.cancelled || Self.isOwnChange(state, thread: thread) { return false }
+      state.staleMarks &+= 1
       if dirty { state.appleInFlight = state.appleInFlight && deferred }
       let wasStale = state.isStale
       if dirty { state.dirty = true } else { state.pending = true }
@@ -117,11 +118,15 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   }
 
   /// Marks a reader pending; returns whether it was current (then the caller passes
-  /// the change on from it).
+  /// the change on from it). A reader stale already passes nothing on, but counts the
+  /// news: a pull of it under way on another thread may have looked at this input
+  /// before it changed, and must look again before it clears `pending`.
   private func markPending() -> Bool {
     let thread = tracking_current_thread()
     return state.withLock { state in
-      if state.cancelled || Self.isOwnChange(state, thread: thread) || state.isStale { return false }
+      if state.cancelled || Self.isOwnChange(state, thread: thread) { return false }
+      state.staleMarks &+= 1
+      if state.isStale { return false }
       state.pending = true
       return true
     }
@@ -136,8 +141,13 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 
   /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
   /// next read recomputes (and observes them again).
+  ///
+  /// The propagation found the reader list empty, but a recomputation of a reader on
+  /// another thread may have joined it since: then the value stays as it is (current
+  /// for that reader, which would not hear of its next change otherwise).
   final func retire() {
     let dropped = state.withLock { state -> Dropped? in
+      guard state.readers.isEmpty else { return nil }
       state.dirty = true
       if state.keepsAlive { return nil }
       return state.dependencies.drop()
@@ -170,17 +180,18 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     // for it (its readers on the way down) are on the stack.
     var current = root
     var index = 0
+    var marks: UInt32 = 0
     var waiting = SmallList<PullFrame>()
-    var step = current.pullStep(at: &index)
+    var step = current.pullStep(at: &index, marks: &marks)
     while true {
       switch step {
       case .descend(let input, let version):
         // A pull two deep is often many deep (a chain): room for 16 at once.
         if !waiting.isEmpty { waiting.reserveCapacityForRest(16) }
-        waiting.append(PullFrame(computation: current, index: index, version: version))
+        waiting.append(PullFrame(computation: current, index: index, version: version, marks: marks))
         current = input
         index = 0
-        step = current.pullStep(at: &index)
+        step = current.pullStep(at: &index, marks: &marks)
         continue
       case .recompute: current.update()
       case .current: break
@@ -191,12 +202,13 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       let input = current
       current = reader.computation
       index = reader.index
+      marks = reader.marks
       switch input.pullState(since: reader.version) {
       case .changed: step = .recompute
       case .stale: step = .descend(input, version: reader.version)  // changed again meanwhile
       case .unchanged:
         index += 1
-        step = current.pullStep(at: &index)
+        step = current.pullStep(at: &index, marks: &marks)
       }
     }
   }
@@ -218,30 +230,40 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// The next step of pulling this computation, from its `index`-th input on. Each
   /// input is read out under the lock on its own (copying the list would retain and
   /// release all of it at every step).
-  private func pullStep(at index: inout Int) -> PullStep {
+  ///
+  /// `marks` is the node's ``NodeState/staleMarks`` as the walk found it at the first
+  /// input. An input may change, and mark this node (pending already), after the walk
+  /// looked at it: then the walk starts again rather than make the node current.
+  private func pullStep(at index: inout Int, marks: inout UInt32) -> PullStep {
     while true {
-      let position = index
-      let (stale, dirty, read) = state.withLock { state -> (Bool, Bool, ComputationReads.Read?) in
-        (
-          state.needsUpdate, state.dirty || !state.hasCache || state.appleInFlight || state.stopped,
-          position < state.dependencies.computations.count ? state.dependencies.computations[position] : nil
-        )
+      while true {
+        let position = index
+        let (stale, dirty, read) = state.withLock { state -> (Bool, Bool, ComputationReads.Read?) in
+          if position == 0 { marks = state.staleMarks }
+          return (
+            state.needsUpdate, state.dirty || !state.hasCache || state.appleInFlight || state.stopped,
+            position < state.dependencies.computations.count ? state.dependencies.computations[position] : nil
+          )
+        }
+        guard stale else { return .current }
+        if dirty { return .recompute }
+        guard let read else { break }
+        switch read.computation.pullState(since: read.version) {
+        case .stale: return .descend(read.computation, version: read.version)
+        case .changed: return .recompute
+        case .unchanged: index += 1
+        }
       }
-      guard stale else { return .current }
-      if dirty { return .recompute }
-      guard let read else { break }
-      switch read.computation.pullState(since: read.version) {
-      case .stale: return .descend(read.computation, version: read.version)
-      case .changed: return .recompute
-      case .unchanged: index += 1
+      // Pending, and nothing it read changed: current again, unless it became dirty
+      // meanwhile, or was told of a change since the walk began.
+      let done = state.withLock { state -> PullStep? in
+        if state.dirty { return .recompute }
+        guard state.staleMarks == marks else { return nil }
+        state.pending = false
+        return .current
       }
-    }
-    // Pending, and nothing it read changed: current again (unless it became dirty
-    // meanwhile).
-    return state.withLock { state in
-      if state.dirty { return .recompute }
-      state.pending = false
-      return .current
+      if let done { return done }
+      index = 0
     }
   }
 
@@ -315,12 +337,14 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 }
 
 /// A computation whose pull waits for one of its inputs to be brought up to date, the
-/// index of that input and the version the computation read of it (see
-/// ``Computation/ensureCurrent(_:)``).
+/// index of that input, the version the computation read of it and how many times it
+/// had been marked stale when its walk began (see ``Computation/ensureCurrent(_:)``).
 struct PullFrame {
   let computation: Computation
   let index: Int
   let version: UInt64
+  /// The computation's ``NodeState/staleMarks`` when its walk began.
+  let marks: UInt32
 }
 
 /// A stack of computations for a propagation: a chain (where each pops before it pushes

@@ -198,6 +198,11 @@ struct NodeState {
   /// A computation the node read may have changed since its latest run: it must
   /// pull before it runs, and runs only if that computation's value changed.
   var pending = false
+  /// Counts the times the node was told that something it read may have changed, the
+  /// ones that found it stale already included. A pull that finds every input
+  /// unchanged makes the node current only if no such news came while it looked (see
+  /// ``Computation/ensureCurrent(_:)``).
+  var staleMarks: UInt32 = 0
   /// The thread whose batch's queue the node waits in, or 0. A node is queued once
   /// per batch, whatever the number of paths that reach it; a change made in another
   /// thread's batch queues it there too, so that no thread's change waits for another

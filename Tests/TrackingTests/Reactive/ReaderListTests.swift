@@ -135,4 +135,22 @@ struct ReaderListTests {
     reader.node.cancel()
     #expect(source.node.readers.isEmpty)
   }
+
+  /// A pull of a pending value that finds its input unchanged, while a write on
+  /// another thread changes that input (and finds the value pending already): the
+  /// value must not be made current with what the pull saw before the write.
+  @Test func aPullRacingAWriteNeverMakesAStaleValueCurrent() {
+    let x = LockedCell()
+    let half = Derived { x.value / 2 }  // equal after every other write: a pull stops there
+    let reader = Derived { half.value + 1 }
+    half.keepsAlive = true
+    reader.keepsAlive = true
+    _ = reader.value
+    DispatchQueue.concurrentPerform(iterations: 2) { worker in
+      for _ in 0..<3_000 {
+        if worker == 0 { x.value += 1 } else { _ = reader.value }
+      }
+    }
+    #expect(reader.value == x.value / 2 + 1)
+  }
 }
