@@ -188,7 +188,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       case .descend(let input, let version):
         // A pull two deep is often many deep (a chain): room for 16 at once.
         if !waiting.isEmpty { waiting.reserveCapacityForRest(16) }
-        waiting.append(PullFrame(computation: current, index: index, version: version, marks: marks))
+        waiting.append(PullFrame(computation: current, version: version, index: UInt32(truncatingIfNeeded: index), marks: marks))
         current = input
         index = 0
         step = current.pullStep(at: &index, marks: &marks)
@@ -201,7 +201,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       // moved decides the reader's next step, without reading the reader's list again.
       let input = current
       current = reader.computation
-      index = reader.index
+      index = Int(reader.index)
       marks = reader.marks
       switch input.pullState(since: reader.version) {
       case .changed: step = .recompute
@@ -234,6 +234,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// `marks` is the node's ``NodeState/staleMarks`` as the walk found it at the first
   /// input. An input may change, and mark this node (pending already), after the walk
   /// looked at it: then the walk starts again rather than make the node current.
+  @inline(__always)
   private func pullStep(at index: inout Int, marks: inout UInt32) -> PullStep {
     while true {
       while true {
@@ -341,8 +342,9 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 /// had been marked stale when its walk began (see ``Computation/ensureCurrent(_:)``).
 struct PullFrame {
   let computation: Computation
-  let index: Int
   let version: UInt64
+  /// 32 bits, so that the frame stays three words with `marks`.
+  let index: UInt32
   /// The computation's ``NodeState/staleMarks`` when its walk began.
   let marks: UInt32
 }
