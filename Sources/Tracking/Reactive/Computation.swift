@@ -142,9 +142,16 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
   /// next read recomputes (and observes them again).
   ///
-  /// The propagation found the reader list empty, but a recomputation of a reader on
-  /// another thread may have joined it since: then the value stays as it is (current
-  /// for that reader, which would not hear of its next change otherwise).
+  /// The propagation found no reader and no one-shot observer, but another thread may
+  /// have added one since:
+  /// - a recomputation of a reader that joined the list: then the value stays as it is
+  ///   (current for that reader, which would not hear of its next change otherwise);
+  /// - a one-shot tracking that read the value while it was current, installing its
+  ///   observer in the registrar now: the retirement then counts as a change for it,
+  ///   as a write would, in the registrar's epoch protocol (see ``RegistrarStorage``).
+  ///   Either the install sees that change and fires, or the retirement sees the
+  ///   observer and queues the value to be pulled when the batch drains, which makes it
+  ///   observe its inputs again (and announce if its value moved).
   final func retire() {
     let dropped = state.withLock { state -> Dropped? in
       guard state.readers.isEmpty else { return nil }
@@ -152,7 +159,9 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       if state.keepsAlive { return nil }
       return state.dependencies.drop()
     }
-    if let dropped { letGo(dropped) }
+    guard let dropped else { return }
+    letGo(dropped)
+    if registrar.storage.countsAsChangeForInstalls(0) { NotificationBatch.enqueue(self) }
   }
 
   // MARK: Pulled (on the reading thread)

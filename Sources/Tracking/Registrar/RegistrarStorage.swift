@@ -198,6 +198,17 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     }
   }
 
+  /// For something that changes what property `id` stands for without a write (a
+  /// derived value that stops observing its inputs): bumps the epoch, as a write of a
+  /// read property does, so that an install under way notices, then returns whether an
+  /// observer may watch the property already. The write's order (see the type's
+  /// discussion): either the caller sees the observer, or the install sees the bump.
+  func countsAsChangeForInstalls(_ id: Int) -> Bool {
+    guard isRead(id) else { return false }
+    _ = tracking_atomic_fetch_add_seq_cst(&sync.pointee.changeEpoch, 1)
+    return observes(id)
+  }
+
   /// Runs `body` on the state under the lock. The header is reached through its
   /// pointer: the lock already guarantees exclusive access, so Swift's dynamic
   /// exclusivity check would only add cost.

@@ -136,6 +136,28 @@ struct ReaderListTests {
     #expect(source.node.readers.isEmpty)
   }
 
+  /// A one-shot tracking that reads a derived value while a write retires it (nobody
+  /// else observes it) on another thread: every tracking hears the next change.
+  @Test func aOneShotTrackingRacingARetirementHearsTheNextChange() {
+    let x = LockedCell()
+    let source = Derived { x.value }
+    let reader = Derived { source.value + 1 }
+    let fired = Received<Int>()
+    let installed = Locked(0)
+    DispatchQueue.concurrentPerform(iterations: 2) { worker in
+      for index in 0..<2_000 {
+        if worker == 0 {
+          x.value += 1
+        } else {
+          withTracking { _ = reader.value } onChange: { fired.append(index) }
+          installed.withLock { $0 += 1 }
+        }
+      }
+    }
+    x.value += 1
+    #expect(fired.values.count == installed.withLock { $0 })
+  }
+
   /// A pull of a pending value that finds its input unchanged, while a write on
   /// another thread changes that input (and finds the value pending already): the
   /// value must not be made current with what the pull saw before the write.
