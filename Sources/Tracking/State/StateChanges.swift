@@ -31,9 +31,10 @@ public struct StateChanges {
   /// The first change, when it is a field of a state value (where, and ``firstID``):
   /// held inline, and unretained, so that a mutation of one field allocates and
   /// retains nothing. Safe because a field is recorded only on a value that kept its
-  /// identity: the observation is also held by the new state, the mutated copy that
-  /// ``StateStore/mutate(_:)`` keeps alive until the changes are delivered (even if a
-  /// `willSet` callback breaks the rule and mutates the store meanwhile).
+  /// identity, so the old and the new state both hold the observation, and the store's
+  /// commit keeps both alive until the changes are delivered: the new state until it
+  /// is stored, the old one, moved out of the store, until after the did-sets (even if
+  /// a callback breaks the rule and mutates the store meanwhile).
   @usableFromInline
   var first: Unmanaged<StateObservation>?
 

@@ -34,15 +34,15 @@
 @dynamicMemberLookup
 public final class StateStore<State: TrackedStateValue>: Trackable {
   @usableFromInline let owner: StateOwner
-  /// The state, stored in the store itself and read and swapped in place.
+  /// The state, stored in the store itself and read in place and exchanged by a commit.
   ///
   /// Exclusivity is not checked dynamically (`@exclusivity(unchecked)`): a checked
   /// class property would begin and end an access around every read and around the
-  /// swap of a commit. The store is not `Sendable`, so only its isolation domain
+  /// exchange of a commit. The store is not `Sendable`, so only its isolation domain
   /// touches it, and the store's own accesses never overlap: a read returns a copy or
   /// borrows the state in place for a member's getter (which records the read and calls
   /// nothing that can reach the store: a diagnostics handler is `@Sendable` and cannot
-  /// hold one), and a commit compares and swaps after `mutate`'s body returned.
+  /// hold one), and a commit compares and exchanges after `mutate`'s body returned.
   @exclusivity(unchecked) @usableFromInline var _state: State
 
   /// Creates a store that owns `state`. State values in it that another store holds
@@ -149,8 +149,15 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
   ) throws(Failure) -> Result {
     try withTransaction { () throws(Failure) -> Result in
       var copy = _state
-      defer { commit(&copy) }
-      return try body(&copy)
+      let result: Result
+      do throws(Failure) {
+        result = try body(&copy)
+      } catch {
+        commit(consume copy)
+        throw error
+      }
+      commit(consume copy)
+      return result
     }
   }
 
@@ -164,23 +171,35 @@ public final class StateStore<State: TrackedStateValue>: Trackable {
 
   /// Stores `new`, a mutated copy of the state, notifying the readers of what changed.
   @inlinable
-  func commit(_ new: inout State) {
+  func commit(_ new: consuming State) {
     var changes = StateChanges(owner: owner)
-    // Compared with the stored state, and then swapped with it: storing copies nothing,
-    // and `new` ends up holding the old state, which its owner (`mutate`'s copy)
-    // destroys.
+    // Compared with the stored state, then exchanged with it: `new` is moved in, and
+    // the old state is moved out and destroyed last, so that what the recorded changes
+    // point to unretained (the observations of values that kept their identity) stays
+    // alive until they are delivered, whatever a callback does to the store meanwhile.
     if Self.reportChanges(in: new, from: &_state, into: &changes) {
       // A new root: every reader of the store read the old root as such.
       owner.reidentify(&new)
       let oldRoot = _state._$stateRegistrar
       oldRoot.rootWillChange()
-      swap(&_state, &new)
+      let old = Self.exchange(&_state, with: new)
       oldRoot.rootDidChange()
+      _ = consume old
     } else {
       if !changes.claimedAll { owner.reidentify(&new) }
       changes.willSet()
-      swap(&_state, &new)
+      let old = Self.exchange(&_state, with: new)
       changes.didSet()
+      _ = consume old
     }
+  }
+
+  /// Moves `new` into `state` and returns what `state` held: two moves, where a swap
+  /// with a local makes three.
+  @inlinable @inline(__always)
+  static func exchange(_ state: inout State, with new: consuming State) -> State {
+    let old = consume state
+    state = new
+    return old
   }
 }
