@@ -48,6 +48,9 @@ struct ComputationReads {
       more = More(reads: [read])
       return
     }
+    // Room for every read up to the index threshold at once, at the third read:
+    // growing one by one would reallocate again at the fifth (a sum of five values).
+    if rest.reads.count == 1 { rest.reads.reserveCapacity(Self.indexThreshold - 1) }
     rest.reads.append(read)
     // Positions count the first read: position `p` is `reads[p - 1]`.
     let firstComputation = first.unsafelyUnwrapped.computation
