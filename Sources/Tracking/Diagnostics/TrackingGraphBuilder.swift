@@ -8,6 +8,8 @@
 struct TrackingGraphBuilder {
   private var nodes: [TrackingGraph.Node] = []
   private var edges: [TrackingGraph.Edge] = []
+  /// The edges added, to add each once: an object's dependents are met from both ends.
+  private var addedEdges: Set<TrackingGraph.Edge> = []
   /// The snapshot's identifier of each node and object storage met, by address.
   private var ids: [ObjectIdentifier: String] = [:]
   private var visitedUp: Set<ObjectIdentifier> = []
@@ -45,7 +47,7 @@ struct TrackingGraphBuilder {
   mutating func addObject(_ storage: RegistrarStorage, type: any Trackable.Type, down: Bool) {
     let objectID = id(ofObject: ObjectIdentifier(storage), type: type)
     guard down else { return }
-    var pending = addDependents(of: storage, id: objectID)
+    var pending = addDependents(of: storage, id: objectID, type: type)
     while let next = pending.popLast() {
       guard visitedDown.insert(ObjectIdentifier(next)).inserted else { continue }
       _ = addSources(of: next)
@@ -61,12 +63,11 @@ struct TrackingGraphBuilder {
     }
     let dependent = id(of: node)
     for (object, type, properties) in signature?.objects ?? [] {
-      edges.append(
-        .init(source: id(ofObject: object, type: type), dependent: dependent, properties: names(properties, type)))
+      add(.init(source: id(ofObject: object, type: type), dependent: dependent, properties: names(properties, type)))
     }
     var read: [ReactiveNode] = []
     computations.forEach { input in
-      edges.append(.init(source: id(of: input.computation), dependent: dependent, properties: ["value"]))
+      add(.init(source: id(of: input.computation), dependent: dependent, properties: ["value"]))
       read.append(input.computation)
     }
     return read
@@ -77,26 +78,32 @@ struct TrackingGraphBuilder {
     let source = id(of: computation)
     var found: [ReactiveNode] = []
     for node in computation.readers {
-      let edge = TrackingGraph.Edge(source: source, dependent: id(of: node), properties: ["value"])
-      if !edges.contains(edge) { edges.append(edge) }
+      add(.init(source: source, dependent: id(of: node), properties: ["value"]))
       found.append(node)
     }
     return found
   }
 
-  /// Adds the edges to the nodes installed on `storage`; returns those nodes.
-  private mutating func addDependents(of storage: RegistrarStorage, id source: String) -> [ReactiveNode] {
+  /// Adds the edges to the nodes installed on `storage`, an object of `type`; returns
+  /// those nodes.
+  private mutating func addDependents(
+    of storage: RegistrarStorage, id source: String, type: any Trackable.Type
+  ) -> [ReactiveNode] {
     var found: [ReactiveNode] = []
     for (node, properties) in storage.nodeObservers() {
-      let edge = TrackingGraph.Edge(source: source, dependent: id(of: node), properties: names(properties, nil))
-      if !edges.contains(edge) { edges.append(edge) }
+      add(.init(source: source, dependent: id(of: node), properties: names(properties, type)))
       found.append(node)
     }
     return found
   }
 
-  private func names(_ properties: PropertySet, _ type: (any Trackable.Type)?) -> [String] {
-    var result = properties.identifiers.map { id in type?.trackedPropertyName(id) ?? "#\(id)" }
+  /// Adds `edge` unless it is there already.
+  private mutating func add(_ edge: TrackingGraph.Edge) {
+    if addedEdges.insert(edge).inserted { edges.append(edge) }
+  }
+
+  private func names(_ properties: PropertySet, _ type: any Trackable.Type) -> [String] {
+    var result = properties.identifiers.map { id in type.trackedPropertyName(id) ?? "#\(id)" }
     if properties.includesAll { result.append("*") }
     return result
   }
