@@ -25,7 +25,6 @@ enum Names {
     static let registrarVariable = "_$stateRegistrar"
     static let propertyMacro = "TrackedStateProperty"
     static let qualifiedRegistrar = "\(Names.module).StateRegistrar"
-    static let qualifiedIdentity = "\(Names.module).StateIdentity"
     static let valueConformance = "\(Names.module).TrackedStateValue"
     static let identifiableConformance = "\(Names.module).StateIdentifiable"
     static let qualifiedChanges = "\(Names.module).StateChanges"

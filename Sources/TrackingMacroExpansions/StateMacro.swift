@@ -6,8 +6,8 @@ import SwiftSyntaxMacros
 /// `@TrackedState` on a struct: a `_$stateRegistrar`, `@TrackedStateProperty(n)` on each
 /// stored `var`, the members a `StateStore` compares and claims values with
 /// (``StateChangeMembers``), a `TrackedStateValue` conformance (and `CodingKeys` for a
-/// Codable struct without its own). On an enum: a `StateIdentifiable` conformance whose
-/// identity is the case number plus the payloads' identities, with the same members.
+/// Codable struct without its own). On an enum: a `StateIdentifiable` conformance with
+/// the same members, which compare the case and then the payloads.
 ///
 /// The registrar is a `private(set) var` (a store gives a copy that came from another
 /// store a new one), so the memberwise initializer gains a last, defaulted
@@ -75,9 +75,6 @@ extension TrackedStateMacro: ExtensionMacro {
     if declaration.is(StructDeclSyntax.self) {
       let decl: DeclSyntax = """
         extension \(type.trimmed): \(raw: Names.state.identifiableConformance), \(raw: Names.state.valueConformance) {
-          \(raw: declaration.accessPrefix)var _$identity: \(raw: Names.state.qualifiedIdentity) {
-            \(raw: Names.state.registrarVariable).identity
-          }
         }
         """
       return [decl.cast(ExtensionDeclSyntax.self).withAttributes(availability)]
@@ -85,39 +82,13 @@ extension TrackedStateMacro: ExtensionMacro {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
     let decl: DeclSyntax = """
       extension \(type.trimmed): \(raw: Names.state.identifiableConformance) {
-        \(raw: enumDecl.accessPrefix)var _$identity: \(raw: Names.state.qualifiedIdentity) {
-          \(raw: identitySwitch(enumDecl))
-        }
       }
       """
     var extensionDecl = decl.cast(ExtensionDeclSyntax.self)
-    for member in StateChangeMembers.forEnum(enumDecl) {
-      extensionDecl.memberBlock.members.append(MemberBlockItemSyntax(leadingTrivia: .newlines(2), decl: member))
+    for (index, member) in StateChangeMembers.forEnum(enumDecl).enumerated() {
+      extensionDecl.memberBlock.members.append(
+        MemberBlockItemSyntax(leadingTrivia: index == 0 ? .newline : .newlines(2), decl: member))
     }
     return [extensionDecl.withAttributes(availability)]
-  }
-
-  /// `switch self { case let .a(v0, v1): return .tagged(0, [.of(v0), .of(v1)]) … }`.
-  static func identitySwitch(_ enumDecl: EnumDeclSyntax) -> String {
-    let cases = enumDecl.memberBlock.members
-      .compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
-      .flatMap(\.elements)
-    guard !cases.isEmpty else { return "\(Names.state.qualifiedIdentity).tagged(0, [])" }
-    var lines = ["switch self {"]
-    for (tag, element) in cases.enumerated() {
-      let count = element.parameterClause?.parameters.count ?? 0
-      let name = element.name.text
-      if count == 0 {
-        lines.append("case .\(name):")
-        lines.append("  return \(Names.state.qualifiedIdentity).tagged(\(tag), [])")
-      } else {
-        let values = (0..<count).map { "v\($0)" }
-        let identities = values.map { "\(Names.state.qualifiedIdentity).of(\($0))" }
-        lines.append("case let .\(name)(\(values.joined(separator: ", "))):")
-        lines.append("  return \(Names.state.qualifiedIdentity).tagged(\(tag), [\(identities.joined(separator: ", "))])")
-      }
-    }
-    lines.append("}")
-    return lines.joined(separator: "\n")
   }
 }

@@ -87,9 +87,6 @@ struct StateConditionalExpansionTests {
       }
 
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """
     }
@@ -159,9 +156,6 @@ struct StateConditionalExpansionTests {
 
       @available(macOS 13, *)
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """
     }
@@ -185,13 +179,6 @@ struct StateConditionalExpansionTests {
 
       @available(iOS 16, *)
       extension Destination: Tracking.StateIdentifiable {
-        var _$identity: Tracking.StateIdentity {
-          switch self {
-          case .detail:
-            return Tracking.StateIdentity.tagged(0, [])
-          }
-        }
-
         func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
           switch (old, self) {
           case (.detail, .detail):
@@ -276,9 +263,6 @@ struct StateConditionalExpansionTests {
       }
 
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """
     }
@@ -339,9 +323,6 @@ struct StateConditionalExpansionTests {
       }
 
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """
     }

@@ -104,9 +104,6 @@ struct StateEdgeExpansionTests {
       }
 
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """
     }
@@ -128,13 +125,6 @@ struct StateEdgeExpansionTests {
       }
 
       extension Route: Tracking.StateIdentifiable {
-        public var _$identity: Tracking.StateIdentity {
-          switch self {
-          case let .edit(v0, v1):
-            return Tracking.StateIdentity.tagged(0, [Tracking.StateIdentity.of(v0), Tracking.StateIdentity.of(v1)])
-          }
-        }
-
         public func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
           switch (old, self) {
           case let (.edit(o0, o1), .edit(n0, n1)):

@@ -114,9 +114,6 @@ struct StateExpansionTests {
       }
 
       extension Links: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """
     }
@@ -215,15 +212,12 @@ struct StateExpansionTests {
       }
 
       extension Feature: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        public var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """
     }
   }
 
-  @Test func enumsGetACaseAndPayloadIdentity() {
+  @Test func enumsCompareTheirCaseThenTheirPayloads() {
     assertMacro {
       """
       @TrackedState
@@ -242,17 +236,6 @@ struct StateExpansionTests {
       }
 
       extension Destination: Tracking.StateIdentifiable {
-        var _$identity: Tracking.StateIdentity {
-          switch self {
-          case let .detail(v0):
-            return Tracking.StateIdentity.tagged(0, [Tracking.StateIdentity.of(v0)])
-          case let .pair(v0, v1):
-            return Tracking.StateIdentity.tagged(1, [Tracking.StateIdentity.of(v0), Tracking.StateIdentity.of(v1)])
-          case .empty:
-            return Tracking.StateIdentity.tagged(2, [])
-          }
-        }
-
         func _$reportChanges(from old: Self, into changes: inout Tracking.StateChanges) -> Bool {
           switch (old, self) {
           case let (.detail(o0), .detail(n0)):
@@ -359,9 +342,6 @@ struct StateExpansionTests {
       }
 
       extension Saved: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """
     }

@@ -393,9 +393,6 @@ struct TrackedStateEqualityExpansionTests {
       }
 
       extension Editor: Tracking.StateIdentifiable, Tracking.TrackedStateValue {
-        var _$identity: Tracking.StateIdentity {
-          _$stateRegistrar.identity
-        }
       }
       """#
     }

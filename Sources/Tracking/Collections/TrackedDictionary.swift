@@ -174,10 +174,6 @@ extension TrackedDictionary: TrackedStateValue {
   @inlinable
   public var _$stateRegistrar: StateRegistrar { storage.registrar }
 
-  /// The dictionary's identity (see ``StateIdentity``).
-  @inlinable
-  public var _$identity: StateIdentity { storage.registrar.identity }
-
   /// Compares with `old`, recording the structure and the values that changed.
   @inlinable
   public func _$reportChanges(from old: TrackedDictionary, into changes: inout StateChanges) -> Bool {

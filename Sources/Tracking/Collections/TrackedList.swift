@@ -278,10 +278,6 @@ extension TrackedList: TrackedStateValue {
   @inlinable
   public var _$stateRegistrar: StateRegistrar { storage.registrar }
 
-  /// The list's identity (see ``StateIdentity``).
-  @inlinable
-  public var _$identity: StateIdentity { storage.registrar.identity }
-
   /// Compares with `old`, recording the structure and the elements that changed.
   @inlinable
   public func _$reportChanges(from old: TrackedList, into changes: inout StateChanges) -> Bool {

@@ -10,7 +10,7 @@
 /// plus identity for state values:
 /// - `Equatable` values with `==`; objects by identity (`Equatable` objects with `==`).
 /// - State values (``TrackedState()`` structs and enums, optionals and arrays of them)
-///   by ``StateIdentity``. A value with a different identity replaced the old one: the
+///   by identity (see ``StateIdentifiable``). A value with a different identity replaced the old one: the
 ///   field's readers are notified (they include everyone who read through it), and
 ///   nothing inside it is compared. A value with the same identity is compared inside,
 ///   field by field, element by element, payload by payload, and only the fields that

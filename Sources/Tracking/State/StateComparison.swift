@@ -121,7 +121,7 @@ extension StateChanges {
   }
 
   /// Whether an `Equatable` object payload was replaced: when it is another object
-  /// (an enum's identity holds its payloads' identities).
+  /// (an object payload is identified by itself, as in an object field).
   @inlinable @inline(__always)
   public mutating func payload<Value: AnyObject & Equatable>(_ old: Value, _ new: Value) -> Bool {
     old !== new

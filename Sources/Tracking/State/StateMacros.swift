@@ -19,9 +19,9 @@
 /// Each ``StateStore/mutate(_:)`` compares the state before and after, and:
 /// - a field that changed notifies only its own readers;
 /// - a nested state value (or an optional's, an array's elements, an enum's case or
-///   payload) replaced with one of a different ``StateIdentity`` notifies everyone who
-///   read through it; one with the same identity (the same value, mutated) notifies
-///   only the readers of the fields that changed inside it.
+///   payload) replaced with one of a different identity (see ``StateIdentifiable``)
+///   notifies everyone who read through it; one with the same identity (the same value,
+///   mutated) notifies only the readers of the fields that changed inside it.
 ///
 /// **A copy is a copy.** Setting a field only stores it; only the store notifies, and
 /// only for the value it holds. Mutating a copy (taken out of the store, passed to a
@@ -45,7 +45,7 @@
 @attached(memberAttribute)
 @attached(
   extension, conformances: TrackedStateValue, StateIdentifiable,
-  names: named(_$identity), named(_$reportChanges), named(_$claim), named(_$reidentify))
+  names: named(_$reportChanges), named(_$claim), named(_$reidentify))
 public macro TrackedState() = #externalMacro(module: "TrackingMacros", type: "TrackedStateMacro")
 
 /// Added by ``TrackedState()`` to each stored property of a struct, with the

@@ -4,7 +4,7 @@
 ///
 /// **Copies are independent.** A registrar refers to an object created with the value.
 /// Copies of the value refer to the same object: that is what makes it the value's
-/// identity (see ``StateIdentity``), and it is where trackings that read the value's
+/// identity (see ``StateIdentifiable``), and it is where trackings that read the value's
 /// fields wait. But a registrar never notifies anyone, and setting a field only stores
 /// it. Notifications come from the ``StateStore`` that holds the value: it compares the
 /// state before and after each mutation and notifies the readers of exactly the fields
@@ -47,9 +47,6 @@ public struct StateRegistrar: @unchecked Sendable {
     observation = StateObservation.makeForState()
     _ = observation.claim(for: owner)
   }
-
-  /// The identity of the value that holds this registrar.
-  public var identity: StateIdentity { StateIdentity(.object(observation)) }
 
   /// Whether `other` belongs to the same value (a copy of it, possibly mutated).
   @inlinable @inline(__always)

@@ -9,8 +9,8 @@ struct StateBehaviourTests {
     var a = Child()
     let copy = a
     a.value = 3
-    #expect(a._$identity.isSame(as: copy._$identity))
-    #expect(!a._$identity.isSame(as: Child()._$identity))
+    #expect(a._$stateRegistrar.isSame(as: copy._$stateRegistrar))
+    #expect(!a._$stateRegistrar.isSame(as: Child()._$stateRegistrar))
     #expect(copy.value == 0)  // still a value type
   }
 
@@ -25,12 +25,12 @@ struct StateBehaviourTests {
     let a = Saved(name: "a", count: 1)
     let b = Saved(name: "a", count: 1)
     #expect(a == b)
-    #expect(!a._$identity.isSame(as: b._$identity))
+    #expect(!a._$stateRegistrar.isSame(as: b._$stateRegistrar))
     let data = try JSONEncoder().encode(a)
     #expect(String(decoding: data, as: UTF8.self).contains("\"name\":\"a\""))
     let decoded = try JSONDecoder().decode(Saved.self, from: data)
     #expect(decoded == a)
-    #expect(!decoded._$identity.isSame(as: a._$identity))
+    #expect(!decoded._$stateRegistrar.isSame(as: a._$stateRegistrar))
   }
 
   @Test func writableMembersOfTheStoreSetTopLevelAndNestedFields() {

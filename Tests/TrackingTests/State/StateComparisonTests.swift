@@ -14,14 +14,12 @@ final class ComparisonCounter: @unchecked Sendable {
   var count = 0
 }
 
-/// A hand-written state value, identified by `id`, that counts how often a store
-/// compares it with an earlier version.
+/// A hand-written state value, replaced when its `id` changes, that counts how often a
+/// store compares it with an earlier version.
 struct Row: StateIdentifiable {
   let id: Int
   var label = ""
   let counter: ComparisonCounter
-
-  var _$identity: StateIdentity { .of(id) }
 
   func _$reportChanges(from old: Row, into changes: inout StateChanges) -> Bool {
     counter.count += 1
