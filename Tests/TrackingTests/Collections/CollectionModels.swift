@@ -26,6 +26,13 @@ struct Board {
   var title = "board"
 }
 
+/// Struct state holding a tracked dictionary.
+@TrackedState
+struct Scoreboard {
+  var scores: TrackedDictionary<String, Int> = [:]
+  var title = "scores"
+}
+
 /// Counts how many times each label's callback ran.
 final class RunCounts: @unchecked Sendable {
   private let lock = NSLock()

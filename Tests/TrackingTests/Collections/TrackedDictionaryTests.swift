@@ -128,3 +128,92 @@ struct TrackedCollectionInputTests {
     }
   }
 }
+
+@Suite("Tracked dictionaries in struct state")
+struct TrackedDictionaryStateTests {
+  @Test func aStoreNotifiesTheEditedKeyAndTheStructureReaders() {
+    let store = StateStore(Scoreboard(scores: ["ana": 1, "bo": 2]))
+    let box = UncheckedBox(store)
+    let runs = RunCounts()
+    let tokens = [
+      observe { _ = box.value.scores["ana"]; runs.hit("ana") },
+      observe { _ = box.value.scores["bo"]; runs.hit("bo") },
+      observe { _ = box.value.scores.keys; runs.hit("keys") },
+      observe { _ = box.value.title; runs.hit("title") },
+    ]
+    runs.reset()
+    store.mutate { $0.scores["ana"]! += 1 }
+    #expect(runs["ana"] == 1)
+    #expect(runs.total == 1)
+    store.mutate { $0.scores["bo"] = 2 }  // equal: no one
+    #expect(runs.total == 1)
+    store.mutate { $0.scores["cy"] = 3 }  // insertion: the structure
+    #expect(runs["keys"] == 1)
+    #expect(runs.total == 2)
+    store.mutate { $0.scores["ana"] = nil }  // removal: the structure and ana
+    #expect(runs["ana"] == 2)
+    #expect(runs["keys"] == 2)
+    #expect(runs["bo"] == 0)
+    #expect(runs.total == 4)
+    #expect(store.scores.keys == ["bo", "cy"])
+    _ = tokens
+  }
+
+  /// A new dictionary (made with an initializer) replaces the old one: everyone who read
+  /// through it hears it, even where the values are equal.
+  @Test func assigningANewDictionaryNotifiesEveryoneWhoReadThroughIt() {
+    let store = StateStore(Scoreboard(scores: ["ana": 1]))
+    let box = UncheckedBox(store)
+    let runs = RunCounts()
+    let tokens = [
+      observe { _ = box.value.scores["ana"]; runs.hit("ana") },
+      observe { _ = box.value.title; runs.hit("title") },
+    ]
+    runs.reset()
+    store.mutate { $0.scores = ["ana": 1] }
+    #expect(runs["ana"] == 1)
+    #expect(runs.total == 1)
+    _ = tokens
+  }
+
+  /// A key read while absent is a dependency: inserting it, even through a mutation in
+  /// place of the absent value, notifies the reader.
+  @Test func aReaderOfAnAbsentKeyHearsItsInsertion() {
+    let store = StateStore(Scoreboard())
+    let box = UncheckedBox(store)
+    let runs = RunCounts()
+    let token = observe { _ = box.value.scores["dee"]; runs.hit("dee") }
+    runs.reset()
+    store.mutate { $0.scores["dee"] = 4 }
+    #expect(runs["dee"] == 1)
+    #expect(store.scores["dee"] == 4)
+    store.mutate { scoreboard in
+      func bump(_ value: inout Int?) { value = (value ?? 0) + 1 }
+      bump(&scoreboard.scores["eve"])  // the absent key's slot, modified in place
+    }
+    #expect(store.scores["eve"] == 1)
+    #expect(store.scores.index(forKey: "eve") == 1)
+    #expect(store.scores[1].key == "eve")
+    _ = token
+  }
+
+  /// A copy of the state taken out of one store and given to another is the second
+  /// store's own: neither store's readers hear the other's mutations.
+  @Test func twoStoresHoldingOneDictionaryNeverNotifyEachOther() {
+    let first = StateStore(Scoreboard(scores: ["ana": 1]))
+    let second = StateStore(first.state)
+    let box = UncheckedBox(first)
+    let runs = RunCounts()
+    let token = observe { _ = box.value.scores["ana"]; runs.hit("first") }
+    runs.reset()
+    second.mutate { $0.scores["ana"] = 10 }
+    #expect(runs.total == 0)
+    #expect(first.scores["ana"] == 1)
+    first.mutate { $0.scores["ana"] = 2 }
+    #expect(runs["first"] == 1)
+    first.mutate { $0.scores.removeAll() }
+    #expect(first.scores.isEmpty)
+    #expect(runs["first"] == 2)
+    _ = token
+  }
+}
