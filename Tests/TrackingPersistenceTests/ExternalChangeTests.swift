@@ -191,3 +191,57 @@ struct WholeValueTests {
     #expect(restored.model.items == ["a", "b", "c"])
   }
 }
+
+/// A model that encodes a property inside a nested container: its encoding is a JSON
+/// object, but not one property per top-level key.
+@Trackable final class Profile: Codable, ReloadableModel {
+  var name = ""
+  var city = ""
+
+  private enum Keys: String, CodingKey { case name, address }
+  private enum AddressKeys: String, CodingKey { case city }
+
+  init() {}
+  required init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Keys.self)
+    name = try container.decode(String.self, forKey: .name)
+    city = try container.nestedContainer(keyedBy: AddressKeys.self, forKey: .address).decode(String.self, forKey: .city)
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Keys.self)
+    try container.encode(name, forKey: .name)
+    var address = container.nestedContainer(keyedBy: AddressKeys.self, forKey: .address)
+    try address.encode(city, forKey: .city)
+  }
+  func reload(from newer: Profile) {
+    name = newer.name
+    city = newer.city
+  }
+}
+
+@MainActor
+@Suite("A value with a nested container")
+struct NestedContainerTests {
+  /// A change of the nested property cannot be encoded on its own: the model is stored
+  /// whole, and nothing is lost, as it is restored and as another writer sees it.
+  @Test func isStoredWholeAndNothingIsLost() async throws {
+    let directory = try TemporaryDirectory()
+    let first = Persisted(storage: try Backend.file.storage(in: directory.url)) { Profile() }
+    let second = Persisted(storage: try Backend.file.storage(in: directory.url)) { Profile() }
+    first.model.name = "Ada"
+    first.model.city = "London"
+    try first.flush()
+    let stored = try #require(try first.storage.load())
+    let object = try #require(try JSONSerialization.jsonObject(with: stored) as? [String: Any])
+    #expect(object["name"] as? String == "Ada")
+    #expect((object["address"] as? [String: Any])?["city"] as? String == "London")
+    try await eventually { second.model.city == "London" && second.model.name == "Ada" }
+    second.model.city = "Paris"
+    try second.flush()
+    try await eventually { first.model.city == "Paris" }
+    #expect(first.model.name == "Ada")
+    let restored = Persisted(storage: try Backend.file.storage(in: directory.url)) { Profile() }
+    #expect(restored.model.name == "Ada")
+    #expect(restored.model.city == "Paris")
+  }
+}
