@@ -10,11 +10,11 @@
 /// plus identity for state values:
 /// - `Equatable` values with `==`; objects by identity (`Equatable` objects with `==`).
 /// - State values (``TrackedState()`` structs and enums, optionals and arrays of them)
-///   by identity (see ``StateIdentifiable``). A value with a different identity replaced the old one: the
-///   field's readers are notified (they include everyone who read through it), and
-///   nothing inside it is compared. A value with the same identity is compared inside,
-///   field by field, element by element, payload by payload, and only the fields that
-///   changed notify.
+///   by identity (see ``StateIdentifiable``). A value with a different identity
+///   replaced the old one: the field's readers are notified (they include everyone who
+///   read through it), and nothing inside it is compared. A value with the same
+///   identity is compared inside, field by field, element by element, payload by
+///   payload, and only the fields that changed notify.
 /// - Values of any other type (neither `Equatable`, objects nor state values) count as
 ///   changed when the field was written since the old value (its stamp in the
 ///   registrar differs) and the bits differ: as for a ``Trackable()`` class, writing
