@@ -50,8 +50,10 @@ final class DerivedComputation<Value>: Computation, @unchecked Sendable {
   func read(by owner: Derived<Value>) -> Value {
     let scope = CurrentScope.raw
     // One lock when the value is current (the common case): the check and the read.
+    // A recomputation under way (`runningThread`) is looked at closer by the pull: on
+    // another thread, its value is not stored yet.
     state.lock()
-    if _slowPath(state.valueWhileLocked.pointee.needsUpdate) {
+    if _slowPath(state.valueWhileLocked.pointee.needsUpdate || state.valueWhileLocked.pointee.runningThread != 0) {
       state.unlock()
       Computation.ensureCurrent(self)
       state.lock()

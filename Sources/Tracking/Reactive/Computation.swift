@@ -174,9 +174,11 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     Self.ensureCurrent(self)
   }
 
-  /// Whether the value changed since `version` was read, or may have.
+  /// Whether the value changed since `version` was read, or may have (a recomputation
+  /// under way on another thread may be about to store a new one).
   final func hasChanged(since version: UInt64) -> Bool {
-    state.withLock { $0.version != version || $0.isStale }
+    let thread = tracking_current_thread()
+    return state.withLock { $0.version != version || $0.isStale || $0.isComputedElsewhere(than: thread) }
   }
 
   /// Brings `root` up to date, and everything it depends on first: a dirty
@@ -184,14 +186,15 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// and recomputes only when one of their versions moved. Iterative (graphs can be
   /// thousands deep): each recomputation then finds its inputs current.
   static func ensureCurrent(_ root: Computation) {
-    guard root.needsUpdate else { return }
+    let thread = tracking_current_thread()
+    guard root.needsUpdate(on: thread) else { return }
     // The computation being pulled and how far it got are locals; the ones waiting
     // for it (its readers on the way down) are on the stack.
     var current = root
     var index = 0
     var marks: UInt32 = 0
     var waiting = SmallList<PullFrame>()
-    var step = current.pullStep(at: &index, marks: &marks)
+    var step = current.pullStep(at: &index, marks: &marks, thread: thread)
     while true {
       switch step {
       case .descend(let input, let version):
@@ -200,7 +203,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
         waiting.append(PullFrame(computation: current, version: version, index: UInt32(truncatingIfNeeded: index), marks: marks))
         current = input
         index = 0
-        step = current.pullStep(at: &index, marks: &marks)
+        step = current.pullStep(at: &index, marks: &marks, thread: thread)
         continue
       case .recompute: current.update()
       case .current: break
@@ -212,12 +215,12 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       current = reader.computation
       index = Int(reader.index)
       marks = reader.marks
-      switch input.pullState(since: reader.version) {
+      switch input.pullState(since: reader.version, thread: thread) {
       case .changed: step = .recompute
       case .stale: step = .descend(input, version: reader.version)  // changed again meanwhile
       case .unchanged:
         index += 1
-        step = current.pullStep(at: &index, marks: &marks)
+        step = current.pullStep(at: &index, marks: &marks, thread: thread)
       }
     }
   }
@@ -231,9 +234,9 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     case current
   }
 
-  /// Whether a pull has anything to do.
-  private var needsUpdate: Bool {
-    state.withLock { $0.needsUpdate }
+  /// Whether a pull on `thread` has anything to do.
+  private func needsUpdate(on thread: UInt) -> Bool {
+    state.withLock { $0.needsUpdate(on: thread) }
   }
 
   /// The next step of pulling this computation, from its `index`-th input on. Each
@@ -243,22 +246,27 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// `marks` is the node's ``NodeState/staleMarks`` as the walk found it at the first
   /// input. An input may change, and mark this node (pending already), after the walk
   /// looked at it: then the walk starts again rather than make the node current.
+  ///
+  /// A node that another thread is recomputing is recomputed here too: ``update()``
+  /// waits for that run on the update lock, and then finds the value current.
   @inline(__always)
-  private func pullStep(at index: inout Int, marks: inout UInt32) -> PullStep {
+  private func pullStep(at index: inout Int, marks: inout UInt32, thread: UInt) -> PullStep {
     while true {
       while true {
         let position = index
         let (stale, dirty, read) = state.withLock { state -> (Bool, Bool, ComputationReads.Read?) in
           if position == 0 { marks = state.staleMarks }
           return (
-            state.needsUpdate, state.dirty || !state.hasCache || state.appleInFlight || state.stopped,
+            state.needsUpdate(on: thread),
+            state.dirty || !state.hasCache || state.appleInFlight || state.stopped
+              || state.isComputedElsewhere(than: thread),
             position < state.dependencies.computations.count ? state.dependencies.computations[position] : nil
           )
         }
         guard stale else { return .current }
         if dirty { return .recompute }
         guard let read else { break }
-        switch read.computation.pullState(since: read.version) {
+        switch read.computation.pullState(since: read.version, thread: thread) {
         case .stale: return .descend(read.computation, version: read.version)
         case .changed: return .recompute
         case .unchanged: index += 1
@@ -280,11 +288,11 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// What a pull finds of an input read at `version`.
   private enum InputState { case stale, changed, unchanged }
 
-  private func pullState(since version: UInt64) -> InputState {
+  private func pullState(since version: UInt64, thread: UInt) -> InputState {
     state.withLock { state in
       // A stopped input computes at every read: its reader recomputes (and reads it).
       if state.stopped { return .changed }
-      if state.needsUpdate { return .stale }
+      if state.needsUpdate(on: thread) { return .stale }
       return state.version != version ? .changed : .unchanged
     }
   }

@@ -289,6 +289,18 @@ struct NodeState {
   /// Whether a computation must be brought up to date before its value is read (a
   /// stopped one computes at every read).
   var needsUpdate: Bool { dirty || pending || !hasCache || appleInFlight || stopped }
+
+  /// Whether another thread than `thread` is recomputing the computation. Its flags are
+  /// clear then, but its new value and version are not stored yet: a reader must wait
+  /// for that run (on the update lock), not take the old version for the current one.
+  /// On the thread running it, the value is the previous one (a one-shot observer that
+  /// reads it while it announces its change).
+  @inline(__always)
+  func isComputedElsewhere(than thread: UInt) -> Bool { runningThread != 0 && runningThread != thread }
+
+  /// ``needsUpdate``, or a recomputation under way on another thread than `thread`.
+  @inline(__always)
+  func needsUpdate(on thread: UInt) -> Bool { needsUpdate || isComputedElsewhere(than: thread) }
 }
 
 extension ReactiveNode: TrackingCancellable {}

@@ -175,4 +175,71 @@ struct ReaderListTests {
     }
     #expect(reader.value == x.value / 2 + 1)
   }
+
+  /// A pull of a pending value whose input another thread is recomputing right now.
+  /// The input's flags are clear by then, but its new version is not stored yet: the
+  /// pull must wait for that recomputation, not take the old version for the current
+  /// one. Taking it made the reader current with its old value, and the recomputation's
+  /// own pull then found the reader current: the change was lost until the next write.
+  @Test func aPullWaitsForARecomputationUnderWayOnAnotherThread() {
+    let x = LockedCell()
+    x.value = 1
+    let gate = RecomputationGate()
+    let input = Derived {
+      gate.pass()
+      return x.value * 2
+    }
+    let reader = Derived { input.value + 1 }
+    reader.keepsAlive = true
+    #expect(reader.value == 3)
+    gate.close()
+    let recomputed = DispatchSemaphore(value: 0)
+    // Thread R: the write marks `input` dirty and `reader` pending; R's read of `input`
+    // recomputes it, and waits in its closure.
+    Thread {
+      x.value = 5
+      _ = input.value
+      recomputed.signal()
+    }.start()
+    gate.waitUntilEntered()
+    // Thread Q reads `reader` while `input` is being recomputed.
+    let read = Locked(0)
+    let readDone = DispatchSemaphore(value: 0)
+    Thread {
+      let value = reader.value
+      read.withLock { $0 = value }
+      readDone.signal()
+    }.start()
+    // A bound, not a synchronization: with the defect, Q's read finishes while the
+    // gate is closed (then the assertions below fail); without it, Q waits for R, and
+    // the bound only ends the wait. The assertions hold either way once both are done.
+    let readWhileClosed = readDone.wait(timeout: .now() + .milliseconds(500)) == .success
+    gate.open()
+    recomputed.wait()
+    if !readWhileClosed { readDone.wait() }
+    #expect(read.withLock { $0 } == 11)
+    #expect(reader.value == 11)
+  }
+}
+
+/// Holds a recomputation inside its closure while closed: the closure calls `pass()`.
+private final class RecomputationGate: @unchecked Sendable {
+  private let closed = Locked(false)
+  private let entered = DispatchSemaphore(value: 0)
+  private let released = DispatchSemaphore(value: 0)
+
+  func close() { closed.withLock { $0 = true } }
+
+  func open() {
+    closed.withLock { $0 = false }
+    released.signal()
+  }
+
+  func waitUntilEntered() { entered.wait() }
+
+  func pass() {
+    guard closed.withLock({ $0 }) else { return }
+    entered.signal()
+    released.wait()
+  }
 }
