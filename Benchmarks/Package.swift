@@ -54,6 +54,10 @@ let package = Package(
     // Does not link package-benchmark, so its malloc interposer does not distort the
     // byte counts measured here.
     .executableTarget(name: "compare", dependencies: ["BenchmarkSupport"]),
+    // The ceiling study (issue 33): the push-pull algorithm, thread-safe, with its graph
+    // in manually managed memory; no dependency on the runtime. See its README.md.
+    .target(name: "CCeiling"),
+    .executableTarget(name: "ceiling", dependencies: ["CCeiling"], exclude: ["README.md"]),
   ],
   swiftLanguageModes: [.v6]
 )
