@@ -36,11 +36,7 @@ final class Signal<Value: Equatable>: @unchecked Sendable {
   }
 
   deinit {
-    let thread = ThreadState.current
-    Graph.enter()
-    Graph.end(node, thread)
-    Graph.release(node, thread)
-    Graph.leave()
+    Graph.dispose(node)
     slot.deinitialize(count: 1)
     slot.deallocate()
   }
@@ -98,13 +94,7 @@ final class Computed<Value: Equatable>: @unchecked Sendable {
     return value
   }
 
-  deinit {
-    let thread = ThreadState.current
-    Graph.enter()
-    Graph.end(node, thread)
-    Graph.release(node, thread)
-    Graph.leaveAndFlush(thread)
-  }
+  deinit { Graph.dispose(node) }
 }
 
 /// An effect: runs its closure now, and again after each change of what it read.
@@ -129,11 +119,5 @@ final class Effect: @unchecked Sendable {
     Graph.leaveAndFlush(thread)
   }
 
-  deinit {
-    let thread = ThreadState.current
-    Graph.enter()
-    Graph.end(node, thread)
-    Graph.release(node, thread)
-    Graph.leaveAndFlush(thread)
-  }
+  deinit { Graph.dispose(node) }
 }

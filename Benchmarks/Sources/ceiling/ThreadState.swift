@@ -75,6 +75,15 @@ extension Graph {
     thread.pointee.batchDepth -= 1
   }
 
+  /// A handle goes: its node ends, and the handle's reference to it is released.
+  static func dispose(_ node: NodeRef) {
+    let thread = ThreadState.current
+    enter()
+    end(node, thread)
+    release(node, thread)
+    leaveAndFlush(thread)
+  }
+
   /// Runs `body` as one batch: effects run once, at its end.
   static func batch<R>(_ body: () -> R) -> R {
     let thread = ThreadState.current
