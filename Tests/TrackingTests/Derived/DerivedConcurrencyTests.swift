@@ -62,4 +62,52 @@ struct DerivedConcurrencyTests {
     #expect(lastSeen.withLock { $0 } == expectedE)
     token.cancel()
   }
+
+  /// Values that nobody observes retire at a change and pull again at a read. One thread
+  /// writes, two read the graph's end, and a fourth observes it and stops, over and
+  /// over. Bounded: 2 000 writes.
+  @Test func readersAndAnObserverComingAndGoingSeeTheLastWrite() {
+    let inputs = Inputs()
+    let b = Derived { inputs.a * 2 }
+    let c = Derived { inputs.a * 3 }
+    let d = Derived {
+      (0..<200).reduce(b.value + c.value) { sum, step in sum &+ step } - 19_900
+    }
+    let e = Derived { d.value + 1 }
+    let rounds = 2_000
+    let writing = Locked(true)
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      switch worker {
+      case 0:
+        for value in 1...rounds { inputs.a = value }
+        writing.withLock { $0 = false }
+      case 1, 2:
+        var previous = 0
+        while writing.withLock({ $0 }) {
+          // The writes only grow: a read never goes back.
+          let value = e.value
+          #expect(value >= previous)
+          previous = value
+        }
+      default:
+        while writing.withLock({ $0 }) {
+          let seen = Locked(0)
+          let token = observe {
+            let value = d.value
+            seen.withLock { $0 = value }
+          }
+          token.cancel()
+        }
+      }
+    }
+    #expect(e.value == rounds * 5 + 1)
+    let seen = Locked(0)
+    let token = observe {
+      let value = e.value
+      seen.withLock { $0 = value }
+    }
+    inputs.a = rounds + 1
+    #expect(seen.withLock { $0 } == (rounds + 1) * 5 + 1)
+    token.cancel()
+  }
 }
