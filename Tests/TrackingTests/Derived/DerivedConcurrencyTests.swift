@@ -4,25 +4,25 @@ import Testing
 
 /// A derived graph used from several threads at once ends consistent: every value, and
 /// the last run of every observer, agree with the inputs as the last writes left them.
+///
+/// The inputs are `LockedCell`s: a tracked property's storage is no more thread-safe
+/// than a plain property's (as with Apple's `@Observable`), and these are written and
+/// read on several threads.
 @Suite("Derived graphs across threads", .timeLimit(.minutes(1)))
 struct DerivedConcurrencyTests {
-  @Trackable final class Inputs: @unchecked Sendable {
-    var a = 0
-    var x = 0
-  }
-
   /// Two threads write the two inputs of one graph (one in transactions), while a third
   /// makes derived values and observers that read it, reads them and drops them. Bounded:
   /// 2 000 writes per writer.
   @Test func threeThreadsLeaveEveryValueAndObserverConsistent() {
-    let inputs = Inputs()
-    let b = Derived { inputs.a * 2 }
-    let c = Derived { inputs.x * 3 }
+    let a = LockedCell()
+    let x = LockedCell()
+    let b = Derived { a.value * 2 }
+    let c = Derived { x.value * 3 }
     let d = Derived { b.value + c.value }
     // Reads `a` only when `d` is even: its inputs change from run to run. The sum
     // makes each recomputation long enough for other threads to pull meanwhile.
     let e = Derived {
-      let base = d.value % 2 == 0 ? d.value + inputs.a : d.value
+      let base = d.value % 2 == 0 ? d.value + a.value : d.value
       return (0..<200).reduce(base) { sum, step in sum &+ step } - 19_900
     }
     let lastSeen = Locked(0)
@@ -34,12 +34,12 @@ struct DerivedConcurrencyTests {
     DispatchQueue.concurrentPerform(iterations: 3) { worker in
       switch worker {
       case 0:
-        for value in 1...rounds { inputs.a = value }
+        for value in 1...rounds { a.value = value }
       case 1:
         for value in 1...rounds {
           withTransaction {
-            inputs.x = -value
-            inputs.x = value
+            x.value = -value
+            x.value = value
           }
         }
       default:
@@ -67,9 +67,9 @@ struct DerivedConcurrencyTests {
   /// writes, two read the graph's end, and a fourth observes it and stops, over and
   /// over. Bounded: 2 000 writes.
   @Test func readersAndAnObserverComingAndGoingSeeTheLastWrite() {
-    let inputs = Inputs()
-    let b = Derived { inputs.a * 2 }
-    let c = Derived { inputs.a * 3 }
+    let a = LockedCell()
+    let b = Derived { a.value * 2 }
+    let c = Derived { a.value * 3 }
     let d = Derived {
       (0..<200).reduce(b.value + c.value) { sum, step in sum &+ step } - 19_900
     }
@@ -79,7 +79,7 @@ struct DerivedConcurrencyTests {
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       switch worker {
       case 0:
-        for value in 1...rounds { inputs.a = value }
+        for value in 1...rounds { a.value = value }
         writing.withLock { $0 = false }
       case 1, 2:
         var previous = 0
@@ -106,7 +106,7 @@ struct DerivedConcurrencyTests {
       let value = e.value
       seen.withLock { $0 = value }
     }
-    inputs.a = rounds + 1
+    a.value = rounds + 1
     #expect(seen.withLock { $0 } == (rounds + 1) * 5 + 1)
     token.cancel()
   }
