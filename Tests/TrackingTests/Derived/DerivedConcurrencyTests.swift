@@ -91,11 +91,7 @@ struct DerivedConcurrencyTests {
         }
       default:
         while writing.withLock({ $0 }) {
-          let seen = Locked(0)
-          let token = observe {
-            let value = d.value
-            seen.withLock { $0 = value }
-          }
+          let token = observe { _ = d.value }
           token.cancel()
         }
       }
