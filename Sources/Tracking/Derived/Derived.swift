@@ -57,10 +57,18 @@
 /// Reading a `Derived` from its own closure (directly or through others) is a cycle,
 /// which stops the program with a message saying so.
 public final class Derived<Value>: Trackable {
-  let node: DerivedComputation<Value>
-  /// `\.value`, made once: a key path into a generic class is made from its mangled
-  /// name, which costs a lookup each time.
-  let valueKeyPath: KeyPath<Derived, Value> = \.value
+  let node: DerivedComputation
+
+  /// The value computed by the closure in `operations` (see
+  /// ``DerivedValueOperations``, made by the public initializers in the caller's
+  /// module, for the value's type).
+  @usableFromInline
+  init(_operations operations: DerivedValueOperations, fileID: StaticString, line: UInt) {
+    node = DerivedComputation(
+      operations, derivedType: Derived<Value>.self, valueKeyPath: \Derived<Value>.value,
+      site: SourceSite(fileID: fileID, line: line))
+    node.start(for: self)
+  }
 
   /// A derived value computed by `compute`, which counts as changed at every
   /// recomputation (its type has no `==` to compare with).
@@ -70,40 +78,41 @@ public final class Derived<Value>: Trackable {
   ///   - line: The line of the call (filled in for you).
   ///   - compute: Computes the value from tracked properties and other derived
   ///     values. Runs where the value is read, only when it is missing or stale.
-  public init(fileID: StaticString = #fileID, line: UInt = #line, _ compute: @escaping () -> Value) {
-    node = DerivedComputation(compute, isEqual: nil, site: SourceSite(fileID: fileID, line: line))
-    node.start(for: self)
+  @inlinable
+  public convenience init(fileID: StaticString = #fileID, line: UInt = #line, _ compute: @escaping () -> Value) {
+    self.init(_operations: .alwaysDiffering(compute), fileID: fileID, line: line)
   }
 
   /// A derived value computed by `compute`: a recomputation that yields an equal value
   /// is no change.
-  public init(fileID: StaticString = #fileID, line: UInt = #line, _ compute: @escaping () -> Value)
+  @inlinable
+  public convenience init(fileID: StaticString = #fileID, line: UInt = #line, _ compute: @escaping () -> Value)
   where Value: Equatable {
-    node = DerivedComputation(compute, isEqual: ==, site: SourceSite(fileID: fileID, line: line))
-    node.start(for: self)
+    self.init(_operations: .equatable(compute), fileID: fileID, line: line)
   }
 
   /// A derived value whose recomputation counts as a change only when `isEqual` says the
   /// new value differs from the previous one (for example "equal to within a rounding",
   /// or "the same identifiers").
-  public init(
+  @inlinable
+  public convenience init(
     isEqual: @escaping (Value, Value) -> Bool, fileID: StaticString = #fileID, line: UInt = #line,
     _ compute: @escaping () -> Value
   ) {
-    node = DerivedComputation(compute, isEqual: isEqual, site: SourceSite(fileID: fileID, line: line))
-    node.start(for: self)
+    self.init(_operations: .comparing(compute, by: isEqual), fileID: fileID, line: line)
   }
 
   /// A derived value that compares its values with `==` when `notifyingOnlyWhenChanged`
   /// is `true` (what `init(_:)` (for an `Equatable` value) does for an `Equatable` value), and counts every
   /// recomputation as a change when it is `false`.
-  public init(
+  @inlinable
+  public convenience init(
     notifyingOnlyWhenChanged: Bool, fileID: StaticString = #fileID, line: UInt = #line,
     _ compute: @escaping () -> Value
   ) where Value: Equatable {
-    node = DerivedComputation(
-      compute, isEqual: notifyingOnlyWhenChanged ? { $0 == $1 } : nil, site: SourceSite(fileID: fileID, line: line))
-    node.start(for: self)
+    self.init(
+      _operations: notifyingOnlyWhenChanged ? .equatable(compute) : .alwaysDiffering(compute), fileID: fileID,
+      line: line)
   }
 
   deinit {
@@ -114,7 +123,23 @@ public final class Derived<Value>: Trackable {
   /// computed, else freshly computed.
   ///
   /// Reading it inside a tracking scope tracks this derived value (not its inputs).
-  public var value: Value { node.read(by: self) }
+  @inlinable
+  public var value: Value {
+    // Copied out under the node's lock, by code specialized for `Value` where the
+    // value is read; the rest of the read is the node's.
+    let cache = _beginRead()
+    defer { _endRead() }
+    return cache.assumingMemoryBound(to: Value.self).pointee
+  }
+
+  /// Brings the value up to date and returns its slot, with the node's lock held (see
+  /// ``value``).
+  @usableFromInline
+  func _beginRead() -> UnsafeMutableRawPointer { node.beginRead() }
+
+  /// Releases the node's lock and records the read (see ``value``).
+  @usableFromInline
+  func _endRead() { node.endRead() }
 
   /// Whether the value keeps observing its inputs while nobody observes it (`false` by
   /// default): mobx-utils' `keepAlive`.
@@ -151,7 +176,12 @@ public final class Derived<Value>: Trackable {
 
   /// Whether the next read of ``value`` returns the cached value without computing.
   @_spi(Testing)
-  public var isCached: Bool { node.cachedValue != nil }
+  public var isCached: Bool { node.withCurrentCache { $0 != nil } }
+
+  /// The cached value, if it is current, without computing or recording anything.
+  var cachedValue: Value? {
+    node.withCurrentCache { $0?.assumingMemoryBound(to: Value.self).pointee }
+  }
 
   /// The name of the one tracked property, `value`.
   public static var _$trackedPropertyNames: [String] { ["value"] }
@@ -164,6 +194,6 @@ extension Derived: @unchecked Sendable where Value: Sendable {}
 extension Derived: CustomStringConvertible {
   /// The cached value if it is current, without computing or tracking anything.
   public var description: String {
-    node.cachedValue.map { "Derived(\($0))" } ?? "Derived(<stale>)"
+    cachedValue.map { "Derived(\($0))" } ?? "Derived(<stale>)"
   }
 }

@@ -31,10 +31,13 @@ package enum RequiredTracking {
   package static func reportUntrackedRead<Subject, Member>(
     _ subject: Subject, _ keyPath: KeyPath<Subject, Member>, name: String? = nil, typeName: String? = nil
   ) {
-    TrackingDiagnostics.report(
-      UntrackedRead(
-        typeName: typeName ?? String(describing: Subject.self),
-        propertyName: name ?? String(describing: keyPath),
-        location: region))
+    reportUntrackedRead(
+      typeName: typeName ?? String(describing: Subject.self), propertyName: name ?? String(describing: keyPath))
+  }
+
+  /// Reports a read of the property called `propertyName` of the type called
+  /// `typeName`.
+  static func reportUntrackedRead(typeName: String, propertyName: String) {
+    TrackingDiagnostics.report(UntrackedRead(typeName: typeName, propertyName: propertyName, location: region))
   }
 }

@@ -2,7 +2,8 @@ import CTrackingSupport
 
 /// A node that caches a value computed from what it reads: the engine of ``Derived``.
 /// Non-generic, so that a change costs specialized code whatever the value's type; the
-/// value, its closure and its comparison are in ``DerivedComputation``.
+/// value is in ``DerivedComputation``, and its closure and comparison in
+/// ``DerivedValueOperations``, specialized where the `Derived` is made.
 ///
 /// **States** (in ``NodeState``): *current* (the cache holds the value of the inputs as
 /// they are); *dirty* (an input surely changed: recompute at the next pull); *pending*

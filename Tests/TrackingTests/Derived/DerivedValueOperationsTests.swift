@@ -1,0 +1,101 @@
+import Testing
+@_spi(Testing) import Tracking
+
+/// A value that counts its live instances, so that a test can see that the cache and
+/// the slot a recomputation computes into destroy every value they hold.
+private final class Instance {
+  let counter: InstanceCounter
+  init(_ counter: InstanceCounter) {
+    counter.live += 1
+    self.counter = counter
+  }
+  deinit { counter.live -= 1 }
+}
+
+private final class InstanceCounter { var live = 0 }
+
+/// A value holding an `Instance`, equal to another when their keys are.
+private struct Keyed: Equatable {
+  let key: Int
+  let instance: Instance
+  static func == (lhs: Keyed, rhs: Keyed) -> Bool { lhs.key == rhs.key }
+}
+
+/// The typed side of a `Derived` (`DerivedValueOperations`): the values it computes,
+/// keeps, replaces and drops, for each way of telling two values apart.
+@Suite("A Derived value's storage")
+struct DerivedValueOperationsTests {
+  @Test("An equal value is dropped, a different one replaces the cache, and the last one goes with the Derived")
+  func equatableValuesAreDestroyed() {
+    let counter = InstanceCounter()
+    let inputs = DerivedInputs()
+    var derived: Derived<Keyed>? = Derived { Keyed(key: inputs.a / 2, instance: Instance(counter)) }
+    #expect(derived?.value.key == 0)
+    #expect(counter.live == 1)
+    inputs.a = 0  // 0 / 2 == 1 / 2: an equal value, dropped
+    #expect(derived?.value.key == 0)
+    #expect(derived?.recomputeCount == 2)
+    #expect(counter.live == 1)
+    inputs.a = 4  // a different value replaces the cached one
+    #expect(derived?.value.key == 2)
+    #expect(counter.live == 1)
+    derived = nil
+    #expect(counter.live == 0)
+  }
+
+  @Test("A value told apart by the caller's rule, and one that is not Equatable")
+  func customAndNonEquatableRules() {
+    let inputs = DerivedInputs()
+    let rounded = Derived(isEqual: { $0 / 10 == $1 / 10 }) { inputs.a }
+    let unequatable = Derived { Unequatable(number: inputs.a / 100) }
+    let roundedSeen = Received<Int>()
+    let unequatableSeen = Received<Int>()
+    let first = observe { roundedSeen.append(rounded.value) }
+    let second = observe { unequatableSeen.append(unequatable.value.number) }
+    inputs.a = 5  // 1 and 5 are within ten: no change
+    #expect(rounded.value == 1)
+    inputs.a = 12
+    #expect(rounded.value == 12)
+    #expect(roundedSeen.values == [1, 12])
+    // Not Equatable: every recomputation is a change, even to an equal value.
+    #expect(unequatableSeen.values == [0, 0, 0])
+    first.cancel()
+    second.cancel()
+  }
+
+  @Test("A value of no size")
+  func emptyValue() {
+    let inputs = DerivedInputs()
+    var count = 0
+    let derived = Derived<Void> {
+      _ = inputs.a
+      count += 1
+    }
+    derived.value
+    inputs.a = 2
+    derived.value
+    #expect(count == 2)
+    #expect(derived.recomputeCount == 2)
+  }
+
+  @Test("notifyingOnlyWhenChanged: false counts an equal value as a change")
+  func notifyingEveryTime() {
+    let inputs = DerivedInputs()
+    let eager = Derived(notifyingOnlyWhenChanged: false) { inputs.a / 10 }
+    let lazy = Derived(notifyingOnlyWhenChanged: true) { inputs.a / 10 }
+    let eagerSeen = Received<Int>()
+    let lazySeen = Received<Int>()
+    let first = observe { eagerSeen.append(eager.value) }
+    let second = observe { lazySeen.append(lazy.value) }
+    inputs.a = 2
+    #expect(eagerSeen.values == [0, 0])
+    #expect(lazySeen.values == [0])
+    first.cancel()
+    second.cancel()
+  }
+}
+
+/// A value with no `==`.
+private struct Unequatable: Sendable {
+  let number: Int
+}
