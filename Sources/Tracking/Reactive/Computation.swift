@@ -197,11 +197,14 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     var waiting = SmallList<PullFrame>()
     var step = current.pullStep(at: &index, marks: &marks, thread: thread)
     while true {
-      switch step {
+      // Consumed: the input moves from the step into `current`, and `current` into its
+      // frame, with no retain (a chain of ten pulls ten deep).
+      switch consume step {
       case .descend(let input, let version):
         // A pull two deep is often many deep (a chain): room for 16 at once.
         if !waiting.isEmpty { waiting.reserveCapacityForRest(16) }
-        waiting.append(PullFrame(computation: current, version: version, index: UInt32(truncatingIfNeeded: index), marks: marks))
+        waiting.append(
+          PullFrame(computation: consume current, version: version, index: UInt32(truncatingIfNeeded: index), marks: marks))
         current = input
         index = 0
         step = current.pullStep(at: &index, marks: &marks, thread: thread)
@@ -212,7 +215,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       guard let reader = waiting.popLast() else { return }
       // `current` is the input `reader` waited for, up to date now: whether its version
       // moved decides the reader's next step, without reading the reader's list again.
-      let input = current
+      let input = consume current
       current = reader.computation
       index = Int(reader.index)
       marks = reader.marks
