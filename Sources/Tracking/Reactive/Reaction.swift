@@ -286,8 +286,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   @inline(__always)
-  private func act(on start: RunStart) {
-    switch start {
+  private func act(on start: consuming RunStart) {
+    // Consumed, as are the run's change and end below: a copy of a run's change goes
+    // through its value witnesses.
+    switch consume start {
     case .now(let change): runLoop(change)
     case .scheduled: scheduleRun()
     case .queue: NotificationBatch.enqueue(queued: self)
@@ -329,10 +331,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// happens, the same alone in its batch, a scheduled run), and `callback.rerun`
   /// measured the same instructions either way.
   @inline(never)
-  private func runLoop(_ change: RunChange) {
+  private func runLoop(_ change: consuming RunChange) {
     guard let body else { return }
-    var next: RunChange? = change
-    while let change = next {
+    var next: RunChange? = consume change
+    while let change = next.take() {
       next = runMarked(change) { reads in
         switch body {
         case .plain(let body):
@@ -426,8 +428,8 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   @inline(__always)
-  private func follow(_ end: RunEnd) -> RunChange? {
-    switch end {
+  private func follow(_ end: consuming RunEnd) -> RunChange? {
+    switch consume end {
     case .idle: return nil
     case .next(let change): return change
     case .scheduled:
