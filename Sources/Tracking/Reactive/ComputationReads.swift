@@ -5,7 +5,7 @@
 struct ComputationReads {
   struct Read {
     let computation: Computation
-    let version: UInt64
+    var version: UInt64
   }
 
   /// The first read: most runs read at most one computation.
@@ -99,6 +99,17 @@ struct ComputationReads {
       position += 1
     }
     return true
+  }
+
+  /// Takes the versions `other` read, which read the same computations in the same
+  /// order (see ``readsSameComputations(as:)``): the list and its references stay.
+  mutating func takeVersions(of other: borrowing ComputationReads) {
+    first!.version = other[0].version
+    guard count > 1 else { return }
+    let otherReads = other.more.unsafelyUnwrapped.reads
+    more!.reads.withUnsafeMutableBufferPointer { reads in
+      for position in reads.indices { reads[position].version = otherReads[position].version }
+    }
   }
 
   /// Calls `body` with each computation read here and not in `other`.

@@ -83,7 +83,6 @@ extension ReactiveNode {
   ///
   /// The one observer-reuse rule, for every kind of node.
   final func adopt<R>(_ reads: borrowing AccessList, end: (inout NodeState, _ changedElsewhere: Bool) -> R) -> R {
-    let computations = reads.computations
     var objectsKept = false
     var drops = 0
     // Kept: the comparison and the end of the run are one step. The installed observer
@@ -93,18 +92,18 @@ extension ReactiveNode {
       guard !state.cancelled else { return nil }
       let observerKept = state.dependencies.observer.map { $0.isPending } ?? reads.isEmpty
       objectsKept = observerKept && ReadSignature.matches(state.dependencies.signature, reads)
-      guard objectsKept, computations.readsSameComputations(as: state.dependencies.computations) else {
+      guard objectsKept, reads.computations.readsSameComputations(as: state.dependencies.computations) else {
         return nil
       }
-      // The versions this run read replace the previous run's (a run that read no
-      // computation has none to replace).
-      if !computations.isEmpty { state.dependencies.computations = computations }
+      // The versions this run read replace the previous run's, in place: the list and
+      // its references stay (a run that read no computation has none to replace).
+      if !reads.computations.isEmpty { state.dependencies.computations.takeVersions(of: reads.computations) }
       // A kept observer saw every change since the run read, and a computation that
       // changed meanwhile made this node pending through its reader list.
       return end(&state, false)
     }
     if let kept { return kept }
-    let changed = relink(reads, computations: computations, keepingObserver: objectsKept, drops: drops)
+    let changed = relink(reads, computations: reads.computations, keepingObserver: objectsKept, drops: drops)
     return state.withLock { end(&$0, changed) }
   }
 
