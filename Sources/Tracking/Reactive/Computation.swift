@@ -87,31 +87,42 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 
   /// Passes a change on from `root`, which just became stale, to everything
   /// downstream: depth-first, with a stack of its own (graphs can be thousands of
-  /// computations deep), each computation once.
+  /// computations deep), each computation once. The root is not on the stack: its
+  /// caller holds it.
   private static func propagate(from root: Computation, deferred: Bool) {
-    var stack = NodeStack(root)
+    var stack = NodeStack()
+    root.passOn(deferred: deferred, to: &stack)
     while let computation = stack.pop() {
-      let (readers, announces) = computation.state.withLock { ($0.readers.nodes, $0.announces) }
-      // One-shot trackings observe it in its registrar; only a value that announces its
-      // changes can have any (a one-shot read, or a relayed one, makes it announce).
-      let oneShots = announces && computation.registrar.storage.hasOneShotObservers(of: 0)
-      guard oneShots || !readers.isEmpty else {
-        // Nobody observes it any more.
-        computation.retire()
-        continue
-      }
-      if oneShots { NotificationBatch.enqueue(computation) }
-      // Borrowed through the buffer (which the copy keeps alive): iterating would retain
-      // and release each reader.
-      readers.withUnsafeBufferPointer { readers in
-        for position in readers.indices {
-          Unmanaged.passUnretained(readers[position])._withUnsafeGuaranteedRef { node in
-            if node.isComputation {
-              let next = unsafeDowncast(node, to: Computation.self)
-              if next.markPending() { stack.push(next) }
-            } else {
-              node.computationMayHaveChanged(computation, deferred: deferred)
-            }
+      computation.passOn(deferred: deferred, to: &stack)
+    }
+  }
+
+  /// Tells this computation's readers that it may have changed: the computations among
+  /// them that were current become pending, and go on `stack` to pass the change on in
+  /// turn; the others (reactions) hear it. A computation that nobody observes any more
+  /// retires instead.
+  @inline(__always)
+  private func passOn(deferred: Bool, to stack: inout NodeStack) {
+    let (readers, announces) = state.withLock { ($0.readers.nodes, $0.announces) }
+    // One-shot trackings observe it in its registrar; only a value that announces its
+    // changes can have any (a one-shot read, or a relayed one, makes it announce).
+    let oneShots = announces && registrar.storage.hasOneShotObservers(of: 0)
+    guard oneShots || !readers.isEmpty else {
+      // Nobody observes it any more.
+      retire()
+      return
+    }
+    if oneShots { NotificationBatch.enqueue(self) }
+    // Borrowed through the buffer (which the copy keeps alive): iterating would retain
+    // and release each reader.
+    readers.withUnsafeBufferPointer { readers in
+      for position in readers.indices {
+        Unmanaged.passUnretained(readers[position])._withUnsafeGuaranteedRef { node in
+          if node.isComputation {
+            let next = unsafeDowncast(node, to: Computation.self)
+            if next.markPending() { stack.push(next) }
+          } else {
+            node.computationMayHaveChanged(self, deferred: deferred)
           }
         }
       }
@@ -373,9 +384,7 @@ struct PullFrame {
 /// A stack of computations for a propagation: a chain (where each pops before it pushes
 /// the next) allocates nothing.
 struct NodeStack {
-  private var stack: SmallList<Computation>
-
-  init(_ first: Computation) { stack = SmallList(first) }
+  private var stack = SmallList<Computation>()
 
   mutating func push(_ computation: Computation) { stack.append(computation) }
 
