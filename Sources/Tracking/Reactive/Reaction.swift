@@ -332,11 +332,13 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// measured the same instructions either way.
   @inline(never)
   private func runLoop(_ change: consuming RunChange) {
-    guard let body else { return }
+    // The body is switched over in place, not bound first: a binding held across the
+    // loop would retain the closure for it.
+    if case .none = body { return }
     var next: RunChange? = consume change
     while let change = next.take() {
       next = runMarked(change) { reads in
-        switch body {
+        switch self.body.unsafelyUnwrapped {
         case .plain(let body):
           collect(into: &reads, body)
         case .event(let body):
