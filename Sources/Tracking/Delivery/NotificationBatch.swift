@@ -177,7 +177,7 @@ struct NotificationBatch {
   /// runs, so no Swift access to the value may span a callback.
   private static func drain(_ pointer: UnsafeMutablePointer<NotificationBatch>) {
     while let waiting = pointer.pointee.queue.next() {
-      switch waiting {
+      switch consume waiting {
       case .oneShot(let observer, let source): observer.notifyDidSet(ChangeDescription(boxed: source))
       case .node(let node): node.flush()
       }
@@ -207,10 +207,8 @@ struct SmallQueue<Element> {
 
   /// Removes and returns the oldest entry.
   mutating func next() -> Element? {
-    if let head = first {
-      first = nil
-      return head
-    }
+    // Moved out, not copied and cleared (which would retain and release the entry).
+    if first != nil { return first.take() }
     guard taken < rest.count else { return nil }
     defer {
       taken += 1
