@@ -15,7 +15,7 @@ import CTrackingSupport
 final class DerivedComputation: Computation, @unchecked Sendable {
   private let operations: DerivedValueOperations
   /// The cached value's slot (see "Slots").
-  let cache: UnsafeMutableRawPointer
+  private let cache: UnsafeMutableRawPointer
   /// The slot a recomputation computes into (see "Slots").
   private let new: UnsafeMutableRawPointer
   /// The `Derived` this node computes, for the events of its announcements.
