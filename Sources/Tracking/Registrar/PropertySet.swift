@@ -29,12 +29,20 @@ struct PropertySet: Sendable, Equatable {
   /// Inserts `id`; returns whether it was new.
   @inlinable @discardableResult
   mutating func insert(_ id: Int) -> Bool {
-    if id >= 0 && id < 64 {
+    // One unsigned comparison covers both bounds.
+    if UInt(bitPattern: id) < 64 {
       let bit: UInt64 = 1 &<< UInt64(id)
       guard bits & bit == 0 else { return false }
       bits |= bit
       return true
     }
+    return insertSpilled(id)
+  }
+
+  /// ``insert(_:)`` for an identifier that has no bit: out of line, so that the inlined
+  /// part is the bit test.
+  @usableFromInline @inline(never)
+  mutating func insertSpilled(_ id: Int) -> Bool {
     if spilled == nil {
       spilled = [id]
       return true
@@ -46,7 +54,7 @@ struct PropertySet: Sendable, Equatable {
 
   @inlinable func contains(_ id: Int) -> Bool {
     if includesAll { return true }
-    if id >= 0 && id < 64 { return bits & (1 &<< UInt64(id)) != 0 }
+    if UInt(bitPattern: id) < 64 { return bits & (1 &<< UInt64(id)) != 0 }
     return spilled?.contains(id) ?? false
   }
 

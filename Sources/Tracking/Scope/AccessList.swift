@@ -245,11 +245,21 @@ package struct AccessList {
 
   /// Records a read into the scope that is current on this thread. Kept out of line:
   /// the inlined fast path at the call site is only the thread-local load.
+  ///
+  /// A read the scope has made already (a property of its first object, read again:
+  /// a loop, or a value read in several places) returns after one comparison and one
+  /// bit test, before anything else is looked at.
   @usableFromInline @inline(never)
   static func record(
     into scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type
   ) {
-    scope.assumingMemoryBound(to: AccessList.self).pointee.record(storage, id, type: type)
+    let list = scope.assumingMemoryBound(to: AccessList.self)
+    if list.pointee.firstStorage === storage, UInt(bitPattern: id) < 64,
+      list.pointee.firstProperties.bits & (1 &<< UInt64(id)) != 0
+    {
+      return
+    }
+    list.pointee.record(storage, id, type: type)
   }
 
   /// Runs `body` with a fresh scope as the thread's current one and returns what it
