@@ -54,8 +54,15 @@ struct PropertySet: Sendable, Equatable {
 
   @inlinable func contains(_ id: Int) -> Bool {
     if includesAll { return true }
-    if UInt(bitPattern: id) < 64 { return bits & (1 &<< UInt64(id)) != 0 }
+    if UInt(bitPattern: id) < 64 { return hasBit(id) }
     return spilled?.contains(id) ?? false
+  }
+
+  /// Whether `id` is below 64 and its bit is set: the one test a scope makes for a
+  /// read it has made already (see ``AccessList/record(into:_:_:type:)``). `false` for
+  /// any other identifier, whether in the set or not.
+  @inlinable func hasBit(_ id: Int) -> Bool {
+    UInt(bitPattern: id) < 64 && bits & (1 &<< UInt64(id)) != 0
   }
 
   @inlinable mutating func formUnion(_ other: PropertySet) {

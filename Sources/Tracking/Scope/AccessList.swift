@@ -254,11 +254,7 @@ package struct AccessList {
     into scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type
   ) {
     let list = scope.assumingMemoryBound(to: AccessList.self)
-    if list.pointee.firstStorage === storage, UInt(bitPattern: id) < 64,
-      list.pointee.firstProperties.bits & (1 &<< UInt64(id)) != 0
-    {
-      return
-    }
+    if list.pointee.firstStorage === storage, list.pointee.firstProperties.hasBit(id) { return }
     list.pointee.record(storage, id, type: type)
   }
 
