@@ -13,6 +13,12 @@ tracking_atomic_word tracking_spy_count_storage = { 0 };
 
 tracking_atomic_word tracking_recording_count_storage = { 0 };
 
+#if defined(__APPLE__) || defined(_WIN32) || defined(__linux__)
+tracking_lock tracking_graph_lock_storage = { 0 };
+#else
+tracking_lock tracking_graph_lock_storage = { PTHREAD_MUTEX_INITIALIZER };
+#endif
+
 #if defined(__linux__)
 // Contended path of the three-state futex lock (0 free, 1 held, 2 held with waiters).
 void tracking_lock_wait(tracking_lock *l) {

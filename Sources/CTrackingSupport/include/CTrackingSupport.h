@@ -296,6 +296,13 @@ static inline void tracking_lock_unlock(tracking_lock *_Nonnull l) {
 #endif
 }
 
+/// The reactive graph's lock (see Graph.swift): one for every computation's flags,
+/// versions and links. A C global, so that taking it checks no one-time initialization.
+extern tracking_lock tracking_graph_lock_storage;
+
+static inline void tracking_graph_enter(void) { tracking_lock_lock(&tracking_graph_lock_storage); }
+static inline void tracking_graph_leave(void) { tracking_lock_unlock(&tracking_graph_lock_storage); }
+
 /// What a registrar keeps outside Swift's exclusivity checking (RegistrarStorage.swift
 /// documents each word and its memory order):
 /// - `readMask`: the properties ever read inside a tracking scope (only grows); a write

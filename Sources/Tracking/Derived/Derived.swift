@@ -157,7 +157,7 @@ public final class Derived<Value>: Trackable {
 
   /// Whether the value was stopped by the ``TrackingScope`` it was made in (see
   /// "Lifetime").
-  public var isStopped: Bool { node.state.withLock { $0.stopped } }
+  public var isStopped: Bool { node.isStopped }
 
   /// What this value is called in a ``TrackingGraph`` (by default, its type).
   public var name: String? {
@@ -167,7 +167,7 @@ public final class Derived<Value>: Trackable {
 
   /// How many times the closure has run. For tests and benchmarks.
   @_spi(Testing)
-  public var recomputeCount: Int { node.state.withLock { $0.recomputeCount } }
+  public var recomputeCount: Int { node.recomputeCount }
 
   /// How many times a recomputation installed a new observer on the inputs (the others
   /// kept the one installed, having read the same inputs). For tests.

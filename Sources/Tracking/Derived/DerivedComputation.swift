@@ -5,8 +5,9 @@ import CTrackingSupport
 /// ``Computation``'s. Not generic, so that a change costs one specialized copy of the
 /// engine's code whatever the value's type.
 ///
-/// **Slots.** `cache` holds the value while `hasCache` is set, and is only touched
-/// under the state's lock. `new` (beside it, in the same allocation) is where a
+/// **Slots.** `cache` holds the value while `hasCache` is set. It is written only
+/// under the graph lock by the thread that holds the update lock, and read under the
+/// graph lock, or by that thread. `new` (beside it, in the same allocation) is where a
 /// recomputation computes; only the thread that holds the update lock touches it.
 ///
 /// The node is owned by its ``Derived`` (which cancels it when released) and by the
@@ -51,60 +52,85 @@ final class DerivedComputation: Computation, @unchecked Sendable {
 
   deinit {
     // No lock: nothing else can reach this node any more.
-    if state.valueWhileLocked.pointee.hasCache { _ = operations.commit(.empty, cache, new) }
+    if graph.pointee.hasCache { _ = operations.commit(.empty, cache, new) }
     cache.deallocate()
   }
 
   // MARK: Reading
 
   /// Begins a read of the value: brings it up to date and returns the cache with the
-  /// state's lock held. The caller copies the value out (specialized for its type:
-  /// see ``Derived/value``) and calls ``endRead()``.
+  /// graph lock held. The caller copies the value out (specialized for its type: see
+  /// ``Derived/value``) and calls ``endRead()``.
   ///
   /// One lock when the value is current (the common case): the check and the read. A
   /// recomputation under way (`runningThread`) is looked at closer by the pull: on
   /// another thread, its value is not stored yet.
   @inline(__always)
   func beginRead() -> UnsafeMutableRawPointer {
-    state.lock()
-    if _slowPath(state.valueWhileLocked.pointee.needsUpdate || state.valueWhileLocked.pointee.runningThread != 0) {
-      state.unlock()
+    Graph.enter()
+    if _slowPath(graph.pointee.needsUpdate || graph.pointee.runningThread != 0) {
+      Graph.leave()
       Computation.ensureCurrent(self)
-      state.lock()
+      Graph.enter()
     }
     return cache
   }
 
-  /// Ends a read begun by ``beginRead()``: releases the lock and records the read, with
-  /// the version it saw, in the current tracking scope.
+  /// Ends a read begun by ``beginRead()``: records the read, with the version it
+  /// saw, in the current tracking scope, and releases the lock. A node's run (a
+  /// derived value's, a reaction's) records it in its links, in the same critical
+  /// section as the read.
   @inline(__always)
   func endRead() {
-    let version = state.valueWhileLocked.pointee.version
-    state.unlock()
     let scope = CurrentScope.raw
-    if _slowPath(CurrentScope.readNeedsRecording(scope)) {
-      recordRead(version: version, scope: scope)
+    guard _slowPath(CurrentScope.readNeedsRecording(scope)) else {
+      Graph.leave()
+      return
     }
+    if let scope, scope != CurrentScope.requiredMarker,
+      let node = scope.assumingMemoryBound(to: AccessList.self).pointee.node
+    {
+      let list = scope.assumingMemoryBound(to: AccessList.self)
+      var work = GraphWork()
+      Graph.recordRead(graph, by: node, version: graph.pointee.version, first: !list.pointee.readsComputations, work: &work)
+      // Stale again since the pull, or being recomputed elsewhere: the change went
+      // down the links before this one was made, and will not again. The run read an
+      // old value, and is stale from the start.
+      let outdated = graph.pointee.isStale || (graph.pointee.runningThread != 0 && graph.pointee.isComputedElsewhere(than: tracking_current_thread()))
+      Graph.leave()
+      list.pointee.readsComputations = true
+      if _slowPath(outdated) { list.pointee.computationChangedBeforeLink = true }
+      if !work.isEmpty { work.perform() }
+      if _slowPath(TrackingInterop.isRelaying) { relayRead() }
+      return
+    }
+    let version = graph.pointee.version
+    Graph.leave()
+    recordRead(version: version, scope: scope)
   }
 
-  /// Records a read in the current scope (and relays it to Apple's registrar). A read
-  /// that is not a node's run (a one-shot tracking), or that Apple may track, makes
-  /// the value announce its changes from now on.
+  /// Records a read in the current scope, which is not a node's run (a one-shot
+  /// tracking, a region that requires tracking), and relays it to Apple's registrar. A
+  /// read by a one-shot tracking, or that Apple may track, makes the value announce
+  /// its changes from now on.
   @inline(never)
   private func recordRead(version: UInt64, scope: UnsafeMutableRawPointer?) {
-    var announces = false
     if let scope, scope != CurrentScope.requiredMarker {
       let list = scope.assumingMemoryBound(to: AccessList.self)
       list.pointee.record(registrar.storage, 0, type: derivedType, computation: self, version: version)
-      announces = !list.pointee.isNodeRun
+      Graph.withLock { graph.pointee.announces = true }
     } else if scope != nil {
       RequiredTracking.reportUntrackedRead(typeName: String(describing: derivedType), propertyName: "value")
     }
-    if TrackingInterop.isRelaying {
-      TrackingInterop.relayAccess(registrar.storage, 0)
-      announces = true
-    }
-    if announces { state.withLock { $0.announces = true } }
+    if TrackingInterop.isRelaying { relayRead() }
+  }
+
+  /// Relays a read to Apple's registrar: Apple may track it, so the value announces its
+  /// changes from now on.
+  @inline(never)
+  private func relayRead() {
+    TrackingInterop.relayAccess(registrar.storage, 0)
+    Graph.withLock { graph.pointee.announces = true }
   }
 
   override var ownerType: (any Trackable.Type)? { derivedType }
@@ -119,16 +145,20 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   override func recompute(thread: UInt) {
     var reads = AccessList()
     reads.isNodeRun = true
+    reads.node = graph
     let run = operations.run
     let new = self.new
     collect(into: &reads) { run(new) }
-    state.lock()
-    let node = state.valueWhileLocked
-    let changed = !node.pointee.hasCache || operations.commit(.differs, cache, new)
-    let announces = changed && node.pointee.hasCache && node.pointee.announces
+    // Compared outside the graph lock (`==` is the user's code): only the thread that
+    // holds the update lock writes the cache and `hasCache`.
+    let hadCache = graph.pointee.hasCache
+    let changed = !hadCache || operations.commit(.differs, cache, new)
+    Graph.enter()
+    let node = graph
+    let announces = changed && hadCache && node.pointee.announces
     if changed && !announces { store(in: node) }
     node.pointee.recomputeCount += 1
-    state.unlock()
+    Graph.leave()
     // An equal value is destroyed outside the lock: its deinit may be anything.
     if !changed { _ = operations.commit(.discard, cache, new) }
     if announces { announce() }
@@ -136,9 +166,9 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   }
 
   /// Moves the new value into the cache and moves to the next version. Under the
-  /// state's lock.
+  /// graph lock.
   @inline(__always)
-  private func store(in node: UnsafeMutablePointer<NodeState>) {
+  private func store(in node: GraphRef) {
     _ = operations.commit(node.pointee.hasCache ? .replace : .fill, cache, new)
     node.pointee.hasCache = true
     node.pointee.version &+= 1
@@ -149,14 +179,14 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   /// `didSet`.
   private func announce() {
     guard let owner else {
-      state.withLock { withUnsafeMutablePointer(to: &$0) { store(in: $0) } }
+      Graph.withLock { store(in: graph) }
       return
     }
     let site = { ChangeSite(objectID: ObjectIdentifier(owner), objectType: self.derivedType, propertyID: 0, keyPath: self.valueKeyPath) }
     let storage = registrar.storage
     if storage.isRead(0) { storage.willSet(0, subject: owner, toNodes: false, site: site) }
     if TrackingInterop.isRelaying { TrackingInterop.relayWillSet(storage, 0) }
-    state.withLock { withUnsafeMutablePointer(to: &$0) { store(in: $0) } }
+    Graph.withLock { store(in: graph) }
     if storage.isRead(0) { storage.didSet(0, subject: owner, toNodes: false, site: site) }
     if TrackingInterop.isRelaying { TrackingInterop.relayDidSet(storage, 0) }
   }
@@ -164,9 +194,8 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   /// Calls `body` with the cached value's slot if the value is cached and current,
   /// without computing or recording anything; with `nil` otherwise. Under the lock.
   func withCurrentCache<R>(_ body: (UnsafeMutableRawPointer?) -> R) -> R {
-    state.lock()
-    defer { state.unlock() }
-    let node = state.valueWhileLocked
-    return body(node.pointee.hasCache && !node.pointee.isStale ? cache : nil)
+    Graph.enter()
+    defer { Graph.leave() }
+    return body(graph.pointee.hasCache && !graph.pointee.isStale ? cache : nil)
   }
 }

@@ -2,7 +2,7 @@
 ///
 /// Upwards, from a node: the objects its latest run read (its signature) and the
 /// computations it read, transitively. Downwards, from an object: the nodes whose
-/// observers are installed on it; from a computation: the nodes on its reader list;
+/// observers are installed on it; from a computation: its subscribers in the graph;
 /// transitively. Each node's state is read
 /// under its lock, one node at a time.
 struct TrackingGraphBuilder {
@@ -58,22 +58,21 @@ struct TrackingGraphBuilder {
 
   /// Adds the edges from what `node`'s latest run read; returns the computations read.
   private mutating func addSources(of node: ReactiveNode) -> [ReactiveNode] {
-    let (signature, computations) = node.state.withLock {
-      ($0.dependencies.signature, $0.dependencies.computations)
-    }
+    let signature = node.state.withLock { $0.dependencies.signature }
+    let computations = Graph.withLock { Graph.dependencies(of: node.graph) }
     let dependent = id(of: node)
     for (object, type, properties) in signature?.objects ?? [] {
       add(.init(source: id(ofObject: object, type: type), dependent: dependent, properties: names(properties, type)))
     }
     var read: [ReactiveNode] = []
-    computations.forEach { input in
+    for input in computations {
       add(.init(source: id(of: input.computation), dependent: dependent, properties: ["value"]))
       read.append(input.computation)
     }
     return read
   }
 
-  /// Adds the edges to the nodes on `computation`'s reader list; returns those nodes.
+  /// Adds the edges to `computation`'s subscribers; returns those nodes.
   private mutating func addReaders(of computation: Computation) -> [ReactiveNode] {
     let source = id(of: computation)
     var found: [ReactiveNode] = []

@@ -74,7 +74,8 @@ extension Derived {
   public func onObservation(
     observed: @escaping @Sendable () -> Void, unobserved: @escaping @Sendable () -> Void
   ) -> TrackingToken {
-    // The nodes that read the value are on its reader list, not in its registrar.
+    // The nodes that read the value are its subscribers in the graph, not in its
+    // registrar.
     node.countReadersForHooks()
     return ObservationHook.attach(to: [(node.registrar.storage, 0)], observed: observed, unobserved: unobserved)
   }

@@ -33,13 +33,17 @@ import CTrackingSupport
 /// reported as an error.
 package class Computation: ReactiveNode, @unchecked Sendable {
   /// The registrar of the value: the one-shot trackings that read it install their
-  /// observers here, and it relays to Apple's registrar. The nodes that read it are on
-  /// its reader list instead (``NodeState/readers``).
+  /// observers here, and it relays to Apple's registrar. The nodes that read it are its
+  /// subscribers in the graph instead (see ``Graph``).
   let registrar = TrackingRegistrar()
   /// Held while recomputing (see "One update at a time").
-  private let updateLock = Locked(())
+  /// In memory of its own, so that taking it retains nothing.
+  private let updateLock: UnsafeMutablePointer<tracking_lock>
 
   init(site: SourceSite? = nil) {
+    updateLock = .allocate(capacity: 1)
+    updateLock.initialize(to: tracking_lock())
+    tracking_lock_init(updateLock)
     super.init(changeNeeds: .nothing, hearsWillSet: false, isComputation: true, site: site)
   }
 
@@ -65,99 +69,89 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// input of ours reports a did-set (Apple's public API reports nothing after a
   /// change); the readers' runs are scheduled rather than started here.
   override final func appleSourceWillChange() {
-    state.withLock { $0.appleInFlight = true }
+    Graph.withLock { graph.pointee.appleInFlight = true }
     becomeStale(dirty: true, deferred: true)
   }
 
   /// Marks this computation stale and, if it was current, passes the change on: its
-  /// readers become pending (once: a stale one passes nothing on), and the runs of the
-  /// reactions among them wait in the current batch.
+  /// subscribers become pending (once: a stale one passes nothing on), and the runs of
+  /// the reactions among them wait in the current batch.
   final func becomeStale(dirty: Bool, deferred: Bool) {
     let thread = tracking_current_thread()
-    let passOn = state.withLock { state -> Bool in
-      if state.cancelled || Self.isOwnChange(state, thread: thread) { return false }
-      state.staleMarks &+= 1
-      if dirty { state.appleInFlight = state.appleInFlight && deferred }
-      let wasStale = state.isStale
-      if dirty { state.dirty = true } else { state.pending = true }
-      return !wasStale
+    var work = GraphWork()
+    work.deferred = deferred
+    Graph.enter()
+    let node = graph
+    if !node.pointee.cancelled && node.pointee.runningThread != thread {
+      node.pointee.staleMarks &+= 1
+      if dirty { node.pointee.appleInFlight = node.pointee.appleInFlight && deferred }
+      let wasStale = node.pointee.isStale
+      if dirty { node.pointee.dirty = true } else { node.pointee.pending = true }
+      if !wasStale { Self.propagate(from: node, thread: thread, work: &work) }
     }
-    if passOn { Self.propagate(from: self, deferred: deferred) }
+    Graph.leave()
+    if !work.isEmpty { work.perform() }
   }
 
   /// Passes a change on from `root`, which just became stale, to everything
-  /// downstream: depth-first, with a stack of its own (graphs can be thousands of
-  /// computations deep), each computation once. The root is not on the stack: its
-  /// caller holds it.
-  private static func propagate(from root: Computation, deferred: Bool) {
-    var stack = NodeStack()
-    root.passOn(deferred: deferred, to: &stack)
-    while let computation = stack.pop() {
-      computation.passOn(deferred: deferred, to: &stack)
-    }
-  }
-
-  /// Tells this computation's readers that it may have changed: the computations among
-  /// them that were current become pending, and go on `stack` to pass the change on in
-  /// turn; the others (reactions) hear it. A computation that nobody observes any more
-  /// retires instead.
-  @inline(__always)
-  private func passOn(deferred: Bool, to stack: inout NodeStack) {
-    let (readers, announces) = state.withLock { ($0.readers.nodes, $0.announces) }
-    // One-shot trackings observe it in its registrar; only a value that announces its
-    // changes can have any (a one-shot read, or a relayed one, makes it announce).
-    let oneShots = announces && registrar.storage.hasOneShotObservers(of: 0)
-    guard oneShots || !readers.isEmpty else {
-      // Nobody observes it any more.
-      retire()
-      return
-    }
-    if oneShots { NotificationBatch.enqueue(self) }
-    // Borrowed through the buffer (which the copy keeps alive): iterating would retain
-    // and release each reader.
-    readers.withUnsafeBufferPointer { readers in
-      for position in readers.indices {
-        Unmanaged.passUnretained(readers[position])._withUnsafeGuaranteedRef { node in
-          if node.isComputation {
-            let next = unsafeDowncast(node, to: Computation.self)
-            if next.markPending() { stack.push(next) }
-          } else {
-            node.computationMayHaveChanged(self, deferred: deferred)
-          }
-        }
+  /// downstream, under the graph lock: depth-first, with a stack of its own (graphs
+  /// can be thousands of computations deep), each computation once. The computations
+  /// reached that were current become pending; the reactions reached are told once the
+  /// lock is left, and so are computations that nobody observes any more (they retire)
+  /// and those that announce their changes.
+  private static func propagate(from root: GraphRef, thread: UInt, work: inout GraphWork) {
+    var stack = SmallList<GraphRef>()
+    var next: GraphRef? = root
+    while let node = next {
+      if node.pointee.subs == nil {
+        // Nobody subscribes to it any more: it retires, unless a one-shot tracking
+        // observes it (only one that announces can have one).
+        work.unobserved(node)
+      } else if node.pointee.announces {
+        work.announce(node)
       }
-    }
-  }
-
-  /// Marks a reader pending; returns whether it was current (then the caller passes
-  /// the change on from it). A reader stale already passes nothing on, but counts the
-  /// news: a pull of it under way on another thread may have looked at this input
-  /// before it changed, and must look again before it clears `pending`.
-  private func markPending() -> Bool {
-    let thread = tracking_current_thread()
-    return state.withLock { state in
-      if state.cancelled || Self.isOwnChange(state, thread: thread) { return false }
-      state.staleMarks &+= 1
-      if state.isStale { return false }
-      state.pending = true
-      return true
+      var link = node.pointee.subs
+      while let current = link {
+        link = current.pointee.nextSub
+        let sub = current.pointee.sub
+        guard sub.pointee.isComputation else {
+          work.tell(sub, of: node)
+          continue
+        }
+        // The own-writes rule, and a computation that is gone hears nothing.
+        if sub.pointee.cancelled || sub.pointee.runningThread == thread { continue }
+        // A stale one passes nothing on, but counts the news: a pull of it under way on
+        // another thread may have looked at this input before it changed, and must
+        // look again before it clears `pending`.
+        sub.pointee.staleMarks &+= 1
+        if sub.pointee.isStale { continue }
+        sub.pointee.pending = true
+        stack.append(sub)
+      }
+      next = stack.popLast()
     }
   }
 
   /// Stops the computation for good (its scope ended): cancelled, and computed afresh at
   /// every read.
   final func stop() {
-    state.withLock { $0.stopped = true }
+    Graph.withLock { graph.pointee.stopped = true }
     cancel()
   }
+
+  /// Whether the computation was stopped by its scope.
+  final var isStopped: Bool { Graph.withLock { graph.pointee.stopped } }
+
+  /// How many times the value was computed.
+  final var recomputeCount: Int { Graph.withLock { graph.pointee.recomputeCount } }
 
   /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
   /// next read recomputes (and observes them again).
   ///
-  /// The propagation found no reader and no one-shot observer, but another thread may
-  /// have added one since:
-  /// - a recomputation of a reader that joined the list: then the value stays as it is
-  ///   (current for that reader, which would not hear of its next change otherwise);
+  /// The propagation found no subscriber and no one-shot observer, but another thread
+  /// may have added one since:
+  /// - a recomputation of a node that subscribed: then the value stays as it is
+  ///   (current for that node, which would not hear of its next change otherwise);
   /// - a one-shot tracking that read the value while it was current, installing its
   ///   observer in the registrar now: the retirement then counts as a change for it,
   ///   as a write would, in the registrar's epoch protocol (see ``RegistrarStorage``).
@@ -166,10 +160,13 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   ///   observe its inputs again (and announce if its value moved).
   final func retire() {
     let dropped = state.withLock { state -> Dropped? in
-      guard state.readers.isEmpty else { return nil }
-      state.dirty = true
-      if state.keepsAlive { return nil }
-      return state.dependencies.drop()
+      let unobserved = Graph.withLock { () -> Bool in
+        guard graph.pointee.subs == nil else { return false }
+        graph.pointee.dirty = true
+        return true
+      }
+      guard unobserved, !state.keepsAlive else { return nil }
+      return dropDependencies(&state)
     }
     guard let dropped else { return }
     letGo(dropped)
@@ -190,153 +187,154 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// under way on another thread may be about to store a new one).
   final func hasChanged(since version: UInt64) -> Bool {
     let thread = tracking_current_thread()
-    return state.withLock { $0.version != version || $0.isStale || $0.isComputedElsewhere(than: thread) }
+    return Graph.withLock { graph.pointee.hasChanged(since: version, thread: thread) }
   }
 
   /// Brings `root` up to date, and everything it depends on first: a dirty
   /// computation recomputes; a pending one pulls the computations it read, in order,
   /// and recomputes only when one of their versions moved. Iterative (graphs can be
   /// thousands deep): each recomputation then finds its inputs current.
+  ///
+  /// The walk holds the graph lock, and leaves it only to recompute. Each computation
+  /// it walks into is retained while the walk stands on it or waits for it (a run on
+  /// another thread may drop the link that led there meanwhile); `root` is the
+  /// caller's. A computation the walk is done with is released once the lock is left
+  /// (its release may free it, and run deinits).
   static func ensureCurrent(_ root: Computation) {
     let thread = tracking_current_thread()
-    guard root.needsUpdate(on: thread) else { return }
-    // The computation being pulled and how far it got are locals; the ones waiting
-    // for it (its readers on the way down) are on the stack.
-    var current = root
-    var index = 0
-    var marks: UInt32 = 0
-    var waiting = SmallList<PullFrame>()
-    var step = current.pullStep(at: &index, marks: &marks, thread: thread)
-    while true {
-      // Consumed: the input moves from the step into `current`, and `current` into its
-      // frame, with no retain (a chain of ten pulls ten deep).
-      switch consume step {
-      case .descend(let input, let version):
-        // A pull two deep is often many deep (a chain): room for 16 at once.
-        if !waiting.isEmpty { waiting.reserveCapacityForRest(16) }
-        waiting.append(
-          PullFrame(computation: consume current, version: version, index: UInt32(truncatingIfNeeded: index), marks: marks))
-        current = input
-        index = 0
-        step = current.pullStep(at: &index, marks: &marks, thread: thread)
-        continue
-      case .recompute: current.update()
-      case .current: break
-      }
-      guard let reader = waiting.popLast() else { return }
-      // `current` is the input `reader` waited for, up to date now: whether its version
-      // moved decides the reader's next step, without reading the reader's list again.
-      let input = consume current
-      current = reader.computation
-      index = Int(reader.index)
-      marks = reader.marks
-      switch input.pullState(since: reader.version, thread: thread) {
-      case .changed: step = .recompute
-      case .stale: step = .descend(input, version: reader.version)  // changed again meanwhile
-      case .unchanged:
-        index += 1
-        step = current.pullStep(at: &index, marks: &marks, thread: thread)
-      }
+    Graph.enter()
+    guard root.graph.pointee.needsUpdate(on: thread) else {
+      Graph.leave()
+      return
+    }
+    withUnsafeTemporaryAllocation(of: PullFrame.self, capacity: PullStack.inlineCapacity) { buffer in
+      var waiting = PullStack(buffer)
+      pull(root.graph, thread: thread, waiting: &waiting)
     }
   }
 
+  /// The walk of ``ensureCurrent(_:)``, entered and left with the graph lock held.
+  /// `waiting` holds the computations waiting for an input on the way down.
+  private static func pull(_ root: GraphRef, thread: UInt, waiting: inout PullStack) {
+    var node = root
+    // Where the walk is in `node`'s links (nil: not started), and the node's marks
+    // when it started.
+    var link: LinkRef? = nil
+    var marks: UInt32 = 0
+    // The computations the walk is done with, to release once the lock is left.
+    var done = SmallList<Unmanaged<ReactiveNode>>()
+    while true {
+      switch pullStep(node, at: &link, marks: &marks, thread: thread) {
+      case .descend(let input):
+        waiting.push(PullFrame(node: node, link: input, epoch: node.pointee.epoch, marks: marks))
+        node = input.pointee.dep
+        _ = node.pointee.owner.retain()
+        link = nil
+        continue
+      case .recompute:
+        precondition(
+          node.pointee.runningThread != thread,
+          "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
+        let computation = node.pointee.owner
+        Graph.leave()
+        while let finished = done.popLast() { finished.release() }
+        computation._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Computation.self).update() }
+        Graph.enter()
+      case .current: break
+      }
+      // `node` is up to date: back to the node that waited for it, at the link that
+      // led to it (unless a run relinked that node meanwhile: then from the start).
+      guard let frame = waiting.pop() else { break }
+      done.append(node.pointee.owner)
+      node = frame.node
+      marks = frame.marks
+      link = node.pointee.epoch == frame.epoch ? frame.link : nil
+    }
+    Graph.leave()
+    while let finished = done.popLast() { finished.release() }
+  }
+
   private enum PullStep {
-    /// This input, read at this version, is stale: bring it up to date first.
-    case descend(Computation, version: UInt64)
+    /// The input of this link is stale: bring it up to date first.
+    case descend(LinkRef)
     /// Recompute (dirty, or an input's version moved).
     case recompute
     /// Nothing to do (current, or every input kept its version).
     case current
   }
 
-  /// Whether a pull on `thread` has anything to do.
-  private func needsUpdate(on thread: UInt) -> Bool {
-    state.withLock { $0.needsUpdate(on: thread) }
-  }
-
-  /// The next step of pulling this computation, from its `index`-th input on. Each
-  /// input is read out under the lock on its own (copying the list would retain and
-  /// release all of it at every step).
+  /// The next step of pulling `node`, from `link` on (from its first link when `nil`),
+  /// under the graph lock.
   ///
-  /// `marks` is the node's ``NodeState/staleMarks`` as the walk found it at the first
-  /// input. An input may change, and mark this node (pending already), after the walk
-  /// looked at it: then the walk starts again rather than make the node current.
+  /// `marks` is the node's ``GraphNode/staleMarks`` as the walk found it when it
+  /// started on the node. An input may change, and mark this node (pending already),
+  /// while the walk left the lock to recompute another input: then the walk starts
+  /// again rather than make the node current.
   ///
   /// A node that another thread is recomputing is recomputed here too: ``update()``
   /// waits for that run on the update lock, and then finds the value current.
   @inline(__always)
-  private func pullStep(at index: inout Int, marks: inout UInt32, thread: UInt) -> PullStep {
+  private static func pullStep(_ node: GraphRef, at link: inout LinkRef?, marks: inout UInt32, thread: UInt) -> PullStep {
     while true {
-      while true {
-        let position = index
-        let (stale, dirty, read) = state.withLock { state -> (Bool, Bool, ComputationReads.Read?) in
-          if position == 0 { marks = state.staleMarks }
-          return (
-            state.needsUpdate(on: thread),
-            state.dirty || !state.hasCache || state.appleInFlight || state.stopped
-              || state.isComputedElsewhere(than: thread),
-            position < state.dependencies.computations.count ? state.dependencies.computations[position] : nil
-          )
-        }
-        guard stale else { return .current }
-        if dirty { return .recompute }
-        guard let read else { break }
-        switch read.computation.pullState(since: read.version, thread: thread) {
-        case .stale: return .descend(read.computation, version: read.version)
-        case .changed: return .recompute
-        case .unchanged: index += 1
-        }
+      guard node.pointee.needsUpdate(on: thread) else { return .current }
+      if node.pointee.dirty || !node.pointee.hasCache || node.pointee.appleInFlight || node.pointee.stopped
+        || node.pointee.isComputedElsewhere(than: thread)
+      {
+        return .recompute
       }
-      // Pending, and nothing it read changed: current again, unless it became dirty
-      // meanwhile, or was told of a change since the walk began.
-      let done = state.withLock { state -> PullStep? in
-        if state.dirty { return .recompute }
-        guard state.staleMarks == marks else { return nil }
-        state.pending = false
-        return .current
+      if link == nil {
+        link = node.pointee.deps
+        marks = node.pointee.staleMarks
       }
-      if let done { return done }
-      index = 0
-    }
-  }
-
-  /// What a pull finds of an input read at `version`.
-  private enum InputState { case stale, changed, unchanged }
-
-  private func pullState(since version: UInt64, thread: UInt) -> InputState {
-    state.withLock { state in
-      // A stopped input computes at every read: its reader recomputes (and reads it).
-      if state.stopped { return .changed }
-      if state.needsUpdate(on: thread) { return .stale }
-      return state.version != version ? .changed : .unchanged
+      while let current = link {
+        let input = current.pointee.dep
+        // A stopped input computes at every read: its reader recomputes (and reads it).
+        if input.pointee.stopped { return .recompute }
+        if input.pointee.needsUpdate(on: thread) { return .descend(current) }
+        if input.pointee.version != current.pointee.version { return .recompute }
+        link = current.pointee.nextDep
+      }
+      // Pending, and nothing it read changed: current again, unless it was told of a
+      // change since the walk began.
+      guard node.pointee.staleMarks == marks else {
+        link = nil
+        continue
+      }
+      node.pointee.pending = false
+      return .current
     }
   }
 
   /// Recomputes under the update lock, unless another thread made the value current
-  /// meanwhile.
+  /// meanwhile. (The pull checked, under the graph lock, that this thread is not
+  /// computing the value already: a cycle.)
   ///
   /// Inside a batch, opened first so that it drains after the lock is released: the
   /// did-sets of writes the closure makes run once the value is stored, and a reaction
   /// they run may read this value again.
   private func update() {
-    let thread = tracking_current_thread()
-    precondition(
-      state.withLock { $0.runningThread != thread },
-      "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
-    NotificationBatch.run {
-      updateLock.lock()
-      defer { updateLock.unlock() }
-      let mustCompute = state.withLock { state -> Bool in
-        guard state.needsUpdate else { return false }
-        // Changes from now on are for the next recomputation.
-        state.dirty = false
-        state.pending = false
-        state.runningThread = thread
-        state.causes.beginRun()
-        return true
-      }
-      if mustCompute { recompute(thread: thread) }
+    if NotificationBatch.isOpen {
+      updateInBatch()
+    } else {
+      NotificationBatch.run { updateInBatch() }
     }
+  }
+
+  private func updateInBatch() {
+    let thread = tracking_current_thread()
+    tracking_lock_lock(updateLock)
+    defer { tracking_lock_unlock(updateLock) }
+    let mustCompute = Graph.withLock { () -> Bool in
+      guard graph.pointee.needsUpdate else { return false }
+      // Changes from now on are for the next recomputation.
+      graph.pointee.dirty = false
+      graph.pointee.pending = false
+      graph.pointee.runningThread = thread
+      return true
+    }
+    guard mustCompute else { return }
+    if introspects { state.withLock { $0.causes.beginRun() } }
+    recompute(thread: thread)
   }
 
   /// The type of the value's owner, for naming it (introspection).
@@ -359,34 +357,54 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// makes the value stale again if an input changed on another thread before the new
   /// observer could see it.
   final func endRecomputation(_ reads: borrowing AccessList) {
-    let changedElsewhere = adopt(reads) { state, changedElsewhere -> Bool in
-      state.runningThread = 0
-      return changedElsewhere
-    }
+    let changedElsewhere = adopt(reads) { _, changedElsewhere in changedElsewhere }
+    Graph.withLock { graph.pointee.runningThread = 0 }
     if changedElsewhere { becomeStale(dirty: true, deferred: false) }
   }
 
-  deinit {}
+  deinit {
+    tracking_lock_destroy(updateLock)
+    updateLock.deinitialize(count: 1)
+    updateLock.deallocate()
+  }
 }
 
-/// A computation whose pull waits for one of its inputs to be brought up to date, the
-/// index of that input, the version the computation read of it and how many times it
-/// had been marked stale when its walk began (see ``Computation/ensureCurrent(_:)``).
+/// A computation whose pull waits for one of its inputs to be brought up to date: the
+/// link to that input, the computation's `epoch` then (if it moved, the link may be
+/// gone) and its ``GraphNode/staleMarks`` when its walk began (see
+/// ``Computation/ensureCurrent(_:)``).
 struct PullFrame {
-  let computation: Computation
-  let version: UInt64
-  /// 32 bits, so that the frame stays three words with `marks`.
-  let index: UInt32
-  /// The computation's ``NodeState/staleMarks`` when its walk began.
+  let node: GraphRef
+  let link: LinkRef
+  let epoch: UInt32
   let marks: UInt32
 }
 
-/// A stack of computations for a propagation: a chain (where each pops before it pushes
-/// the next) allocates nothing.
-struct NodeStack {
-  private var stack = SmallList<Computation>()
+/// The frames of a pull: the first ones in memory on the caller's stack (a chain that
+/// deep pulls with no allocation), the rest in an array.
+struct PullStack {
+  /// Frames held on the stack.
+  static let inlineCapacity = 32
+  private let inline: UnsafeMutableBufferPointer<PullFrame>
+  private var count = 0
+  private var overflow: [PullFrame] = []
 
-  mutating func push(_ computation: Computation) { stack.append(computation) }
+  init(_ inline: UnsafeMutableBufferPointer<PullFrame>) { self.inline = inline }
 
-  mutating func pop() -> Computation? { stack.popLast() }
+  mutating func push(_ frame: PullFrame) {
+    if count < inline.count {
+      inline.baseAddress.unsafelyUnwrapped.advanced(by: count).initialize(to: frame)
+    } else {
+      overflow.append(frame)
+    }
+    count += 1
+  }
+
+  /// The latest frame pushed, taken off. (A frame holds no reference: the stack's
+  /// memory needs no deinitializing.)
+  mutating func pop() -> PullFrame? {
+    guard count > 0 else { return nil }
+    count -= 1
+    return count < inline.count ? inline[count] : overflow.removeLast()
+  }
 }

@@ -1,7 +1,7 @@
-/// The computations a run read, in the order it first read them, each with the version
-/// it saw: what a pending node pulls before it runs (see ``Computation/ensureCurrent(_:)``),
-/// and, once the run ends, the computations whose reader lists hold the node (see
-/// ``ReactiveNode/adopt(_:end:)``).
+/// The computations a one-shot tracking scope read, in the order it first read them,
+/// each with the version it saw: for a node's run the scope is nested in, which links
+/// to them when the scope ends (see ``AccessList/merge(_:)``). A node's run records its
+/// own reads in the graph (see ``Graph/recordRead(_:by:version:first:work:)``).
 struct ComputationReads {
   struct Read {
     let computation: Computation
@@ -86,42 +86,5 @@ struct ComputationReads {
   private func contains(where predicate: (Read) -> Bool) -> Bool {
     guard let first else { return false }
     return predicate(first) || (more?.reads.contains(where: predicate) ?? false)
-  }
-
-  /// Whether `other` read the same computations, in the same order (versions aside):
-  /// then the reader links of the previous run stay as they are.
-  func readsSameComputations(as other: borrowing ComputationReads) -> Bool {
-    let count = count
-    guard count == other.count else { return false }
-    var position = 0
-    while position < count {
-      guard self[position].computation === other[position].computation else { return false }
-      position += 1
-    }
-    return true
-  }
-
-  /// Takes the versions `other` read, which read the same computations in the same
-  /// order (see ``readsSameComputations(as:)``): the list and its references stay.
-  mutating func takeVersions(of other: borrowing ComputationReads) {
-    first!.version = other[0].version
-    guard count > 1 else { return }
-    let otherReads = other.more.unsafelyUnwrapped.reads
-    more!.reads.withUnsafeMutableBufferPointer { reads in
-      for position in reads.indices { reads[position].version = otherReads[position].version }
-    }
-  }
-
-  /// Calls `body` with each computation read here and not in `other`.
-  func forEachMissing(from other: borrowing ComputationReads, _ body: (Computation) -> Void) {
-    forEach { read in
-      if !other.contains(read.computation) { body(read.computation) }
-    }
-  }
-
-  /// Whether one of the computations changed since it was read, or may have (it is
-  /// dirty or pending): checked once the node is on their reader lists.
-  var changedSinceRead: Bool {
-    contains { $0.computation.hasChanged(since: $0.version) }
   }
 }

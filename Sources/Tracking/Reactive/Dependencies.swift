@@ -1,6 +1,8 @@
-/// What a node's latest run read, the observer that watches the objects among it, and
-/// the computations whose reader lists hold the node (part of ``NodeState``, under the
-/// node's lock).
+import CTrackingSupport
+
+/// What a node's latest run read of objects, and the observer that watches them (part
+/// of ``NodeState``, under the node's lock). The computations it read are its links in
+/// the graph (see ``Graph``).
 struct Dependencies {
   /// The observer installed on every object the run read; `nil` when it read none.
   var observer: TrackingObserver?
@@ -11,38 +13,36 @@ struct Dependencies {
   /// The objects the observer is on, to sweep it out of them when it is replaced or
   /// cancelled.
   var storages: [StorageHandle] = []
-  /// The computations the run read, in the order it first read them, each with the
-  /// version it saw: what a pending node pulls. The node holds one link on the reader
-  /// list of each (see ``ReaderList``).
-  var computations = ComputationReads()
+  /// Whether the node may have links in the graph (its latest run read a
+  /// computation). Set at the end of a run and cleared by a drop, both with the node's
+  /// lock held, so that a run that read no computation, of a node that has none, does
+  /// not take the graph lock. (A run makes links as it reads, without this lock; it
+  /// then says so in its `AccessList`.)
+  var hasLinks = false
   /// Grows by one each time the dependencies are dropped (a cancellation, a
   /// retirement): a run that relinks on another thread meanwhile sees it.
   var drops = 0
+}
 
-  /// The properties read, by object type and property name: the objects', then the
-  /// computations' (a derived value's `value`).
-  var described: [TrackingDependency] {
+extension ReactiveNode {
+  /// The properties the latest run read, by object type and property name: the
+  /// objects', then the computations' (a derived value's `value`).
+  var describedDependencies: [TrackingDependency] {
+    let signature = state.withLock { $0.dependencies.signature }
     var result = signature?.dependencies ?? []
-    computations.forEach { read in
+    for read in Graph.withLock({ Graph.dependencies(of: graph) }) {
       if let type = read.computation.ownerType { result += TrackingDependency.all(of: type, PropertySet(0)) }
     }
     return result
   }
-
-  /// Takes everything, for the caller to let go of once the lock is released (see
-  /// ``ReactiveNode/letGo(_:)``).
-  mutating func drop() -> Dropped {
-    let dropped = Dropped(observer: observer, storages: storages, computations: computations)
-    self = Dependencies(drops: drops &+ 1)
-    return dropped
-  }
 }
 
-/// Dependencies taken out of a node, to let go of outside its lock.
+/// Dependencies taken out of a node, to let go of outside its locks.
 struct Dropped {
-  let observer: TrackingObserver?
-  let storages: [StorageHandle]
-  let computations: ComputationReads
+  var observer: TrackingObserver?
+  var storages: [StorageHandle] = []
+  /// The releases and hooks of the links dropped.
+  var work = GraphWork()
 }
 
 extension ReactiveNode {
@@ -63,63 +63,72 @@ extension ReactiveNode {
     return AccessList.collectIsolated(into: &reads, body)
   }
 
+  /// Takes the node's dependencies out, for the caller to let go of once its lock is
+  /// released (see ``letGo(_:)``): the observer, and the links (under the graph lock,
+  /// nested in the node's). `cancelling`: the node is cancelled for good.
+  final func dropDependencies(_ state: inout NodeState, cancelling: Bool = false) -> Dropped {
+    var dropped = Dropped(observer: state.dependencies.observer, storages: state.dependencies.storages)
+    if state.dependencies.hasLinks || cancelling {
+      Graph.enter()
+      if cancelling { graph.pointee.cancelled = true }
+      Graph.dropDependencies(of: graph, work: &dropped.work)
+      Graph.leave()
+    }
+    state.dependencies = Dependencies(drops: state.dependencies.drops &+ 1)
+    return dropped
+  }
+
   /// Lets go of dropped dependencies: cancels the observer and sweeps it out of every
-  /// object it was on (it holds this node), and removes the node's links from the
-  /// computations' reader lists.
+  /// object it was on (it holds this node), and releases what the dropped links held.
   final func letGo(_ dropped: Dropped) {
     if let observer = dropped.observer, observer.cancel() {
       for handle in dropped.storages { handle.sweep() }
     }
-    dropped.computations.forEach { $0.computation.removeReader(self) }
+    dropped.work.perform()
   }
 
   /// Ends a run that read `reads`: keeps the installed observer when the run read the
   /// same properties of the same objects as the previous one, else installs a new one
-  /// and cancels and sweeps the previous one; and keeps the node on the reader lists of
-  /// the computations the run read, and only those. Then calls `end` under the lock,
+  /// and cancels and sweeps the previous one; and drops the node's links to the
+  /// computations the run did not read (it made those it read as it read them: see
+  /// ``Graph/recordRead(_:by:version:first:work:)``). Then calls `end` under the lock,
   /// with whether another thread changed what the run read before the node could hear
-  /// of it (a kept observer and a kept link heard everything), and returns what it
-  /// returns.
+  /// of it (a kept observer and a link heard everything), and returns what it returns.
   ///
   /// The one observer-reuse rule, for every kind of node.
+  @inline(__always)
   final func adopt<R>(_ reads: borrowing AccessList, end: (inout NodeState, _ changedElsewhere: Bool) -> R) -> R {
     var objectsKept = false
     var drops = 0
+    var work = GraphWork()
     // Kept: the comparison and the end of the run are one step. The installed observer
     // is only compared (by identity), not retained.
     let kept = state.withLock { state -> R? in
       drops = state.dependencies.drops
+      // A run that read no computation, of a node with no link, has no link to drop.
+      if reads.readsComputations || state.dependencies.hasLinks {
+        state.dependencies.hasLinks = Graph.withLock { Graph.endRun(of: graph, work: &work) }
+      }
       guard !state.cancelled else { return nil }
       let observerKept = state.dependencies.observer.map { $0.isPending } ?? reads.isEmpty
       objectsKept = observerKept && ReadSignature.matches(state.dependencies.signature, reads)
-      guard objectsKept, reads.computations.readsSameComputations(as: state.dependencies.computations) else {
-        return nil
-      }
-      // The versions this run read replace the previous run's, in place: the list and
-      // its references stay (a run that read no computation has none to replace).
-      if !reads.computations.isEmpty { state.dependencies.computations.takeVersions(of: reads.computations) }
+      guard objectsKept else { return nil }
       // A kept observer saw every change since the run read, and a computation that
-      // changed meanwhile made this node pending through its reader list.
-      return end(&state, false)
+      // changed meanwhile made this node pending through its link.
+      return end(&state, reads.computationChangedBeforeLink)
     }
+    if !work.isEmpty { work.perform() }
     if let kept { return kept }
-    let changed = relink(reads, computations: reads.computations, keepingObserver: objectsKept, drops: drops)
-    return state.withLock { end(&$0, changed) }
+    let changed = relink(reads, keepingObserver: objectsKept, drops: drops)
+    return state.withLock { end(&$0, changed || reads.computationChangedBeforeLink) }
   }
 
-  /// ``adopt(_:end:)`` when the run read other objects or other computations than the
-  /// previous one. Returns whether something the run read changed before the node
-  /// could hear of it.
-  private func relink(
-    _ reads: borrowing AccessList, computations: ComputationReads, keepingObserver: Bool, drops: Int
-  ) -> Bool {
+  /// ``adopt(_:end:)`` when the run read other objects than the previous one. Returns
+  /// whether something the run read changed before the node could hear of it.
+  private func relink(_ reads: borrowing AccessList, keepingObserver: Bool, drops: Int) -> Bool {
     var keepsObserver = keepingObserver
     var drops = drops
     var made: (observer: TrackingObserver?, signature: ReadSignature, storages: [StorageHandle])?
-    // The links this call added, and the computations it need not add one for (the
-    // previous run holds theirs, which this run inherits).
-    var added: [Computation] = []
-    var inherited = state.withLock { $0.dependencies.computations }
     while true {
       if !keepsObserver && made == nil {
         // By address: the observer's deinit handler forgets it when an object goes.
@@ -127,50 +136,34 @@ extension ReactiveNode {
         if let observer { reads.install(observer) }
         made = (observer, reads.addressSignature, reads.storageHandles)
       }
-      computations.forEachMissing(from: inherited) { computation in
-        computation.addReader(self)
-        added.append(computation)
-      }
-      inherited = ComputationReads()
       let outcome = state.withLock { state -> RelinkOutcome in
         if state.cancelled { return .cancelled }
-        // Dropped meanwhile (retired): the observer kept and the links inherited went
-        // with it.
+        // Dropped meanwhile (retired): the observer kept went with it.
         guard state.dependencies.drops == drops else {
           drops = state.dependencies.drops
           return .dropped
         }
         state.installCount += 1
-        let previous = state.dependencies.computations
-        state.dependencies.computations = computations
-        guard let made else { return .stored(replaced: nil, storages: [], computations: previous) }
+        guard let made else { return .stored(replaced: nil, storages: []) }
         defer {
           state.dependencies.observer = made.observer
           state.dependencies.signature = made.signature
           state.dependencies.storages = made.storages
         }
-        return .stored(
-          replaced: state.dependencies.observer, storages: state.dependencies.storages, computations: previous)
+        return .stored(replaced: state.dependencies.observer, storages: state.dependencies.storages)
       }
       switch outcome {
       case .dropped:
-        // The inherited links went with the dropped list: add every link this run
-        // needs except those this call added already.
         keepsObserver = false
-        for computation in added { inherited.add(computation, version: 0) }
         continue
       case .cancelled:
-        letGo(Dropped(observer: made?.observer, storages: made?.storages ?? [], computations: ComputationReads()))
-        for computation in added { computation.removeReader(self) }
+        letGo(Dropped(observer: made?.observer, storages: made?.storages ?? []))
         return false
-      case .stored(let replaced, let storages, let previous):
+      case .stored(let replaced, let storages):
         // The replaced observer holds this node: swept out of every object it was on.
-        if made != nil { letGo(Dropped(observer: replaced, storages: storages, computations: ComputationReads())) }
-        previous.forEachMissing(from: computations) { $0.removeReader(self) }
-        // After the install and the links (the order matters: see
-        // `AccessList.changedElsewhere()`).
-        let objectsChanged = made != nil && !reads.isEmpty && reads.changedElsewhere()
-        return objectsChanged || computations.changedSinceRead
+        if made != nil { letGo(Dropped(observer: replaced, storages: storages)) }
+        // After the install (the order matters: see `AccessList.changedElsewhere()`).
+        return made != nil && !reads.isEmpty && reads.changedElsewhere()
       }
     }
   }
@@ -180,7 +173,7 @@ extension ReactiveNode {
 /// relinked.
 private enum RelinkOutcome {
   /// Stored; what was replaced is to be let go of.
-  case stored(replaced: TrackingObserver?, storages: [StorageHandle], computations: ComputationReads)
+  case stored(replaced: TrackingObserver?, storages: [StorageHandle])
   /// The node was cancelled meanwhile.
   case cancelled
   /// The dependencies were dropped meanwhile (a retirement).

@@ -398,6 +398,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     if _slowPath(!owned.isEmpty) { endOwned() }
     var reads = AccessList()
     reads.isNodeRun = true
+    reads.node = graph
     makeCurrent { body(&reads) }
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
@@ -409,12 +410,31 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
 
   /// Whether a computation this reaction read changed value (pulling each up to date,
   /// in the order the latest run read them).
+  ///
+  /// Walks the links under the graph lock, and leaves it to bring a stale computation
+  /// up to date (retained meanwhile). If the links changed meanwhile (a cancellation),
+  /// it starts again from the first.
   private func pullConfirmsChange() -> Bool {
-    let inputs = state.withLock { $0.dependencies.computations }
-    for index in 0..<inputs.count {
-      let read = inputs[index]
-      Computation.ensureCurrent(read.computation)
-      if read.computation.hasChanged(since: read.version) { return true }
+    let thread = tracking_current_thread()
+    Graph.enter()
+    defer { Graph.leave() }
+    var link = graph.pointee.deps
+    while let current = link {
+      let input = current.pointee.dep
+      if input.pointee.needsUpdate(on: thread) {
+        let epoch = graph.pointee.epoch
+        let computation = input.pointee.owner.retain()
+        Graph.leave()
+        computation._withUnsafeGuaranteedRef { Computation.ensureCurrent(unsafeDowncast($0, to: Computation.self)) }
+        computation.release()
+        Graph.enter()
+        guard graph.pointee.epoch == epoch else {
+          link = graph.pointee.deps
+          continue
+        }
+      }
+      if input.pointee.hasChanged(since: current.pointee.version, thread: thread) { return true }
+      link = current.pointee.nextDep
     }
     return false
   }
@@ -466,7 +486,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
         state.pending = false
         state.ownedEnded = true
       }
-      return (state.dependencies.drop(), !state.ownedEnded)
+      return (dropDependencies(&state), !state.ownedEnded)
     }
     if endsOwned { endOwned() }
     letGo(dropped)
@@ -497,7 +517,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
 
   /// What the latest run read.
   var dependencies: [TrackingDependency] {
-    state.withLock { $0.dependencies.described }
+    describedDependencies
   }
 
   /// The change of the latest run, as an event that cancels this reaction.

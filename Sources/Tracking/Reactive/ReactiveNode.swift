@@ -8,9 +8,8 @@ import CTrackingSupport
 ///   holds, for each node that read one of its properties, that node's observer (see
 ///   ``RegistrarStorage``), and tells it at each write.
 /// - **Computations** (``Computation``, behind ``Derived``) cache a value. They are
-///   sources too, for whoever reads them: a node that read one is on its reader list
-///   (``ReaderList``), and the node lists the computations it read
-///   (``ComputationReads``).
+///   sources too, for whoever reads them: a node that read one has a link to it in
+///   the graph (see ``Graph``).
 /// - **Reactions** (``Reaction``, behind `observe`, `withContinuousTracking`,
 ///   ``TrackedValues``, the ``RenderLoop`` and the Combine bridge) re-run a closure, or
 ///   tell their owner that it should.
@@ -37,32 +36,36 @@ import CTrackingSupport
 /// previous run installed when the next run reads the same properties of the same
 /// objects (compared by address; the observer's deinit handler forgets the comparison
 /// when a watched object is deallocated, before its address can be reused); otherwise
-/// it installs a new one and sweeps the old one out of every object it was on. It keeps
-/// its place on the reader lists of the computations it read when the next run reads
-/// the same ones, in the same order. See ``adopt(_:end:)``.
+/// it installs a new one and sweeps the old one out of every object it was on. A run
+/// that reads the same computations as the previous one, in the same order, keeps its
+/// links to them (see ``Graph/recordRead(_:by:version:first:work:)``). See
+/// ``adopt(_:end:)``.
 ///
 /// **Lifetime.** A node's observer holds the node strongly, so a change reaches it with
-/// no lock and no retain; so does a reader list. The cycle lasts while the observer is
-/// installed and the node is on the lists: cancelling the node cancels the observer,
-/// sweeps it out of every object it was on and takes the node off the lists, so a
+/// no lock and no retain; so does a link in the graph. The cycle lasts while the
+/// observer is installed and the links exist: cancelling the node cancels the observer,
+/// sweeps it out of every object it was on and drops its links, so a
 /// cancelled node, and its closure, are released. (On an object with a thousand
 /// entries or more the sweep waits until it can take out many at once: see
 /// ``RegistrarStorage/sweep()``.) The public object a user holds (a
 /// ``TrackingToken``, a ``Derived``) owns its node and cancels it when released.
 ///
-/// **State and locks.** Everything mutable is in ``NodeState``, under the node's lock,
-/// which is never held while calling out (user code, another node, a registrar). Lock
-/// order: a node's lock, then an object's (innermost, as always); never two nodes'. (A
-/// computation's reader list is under its own node's lock; the reader joins and leaves
-/// it without holding its lock.)
-/// A computation also has an update lock, held while it recomputes (see
-/// ``Computation``).
+/// **State and locks.** The node's own state is in ``NodeState``, under the node's
+/// lock; its links and a computation's flags and version are in its ``GraphNode``,
+/// under the graph lock (see ``Graph``). Neither is held while calling out (user code,
+/// another node, a registrar's observers). Lock order: a node's lock, then the graph
+/// lock, then an object's (innermost, as always); never two nodes'. A computation also
+/// has an update lock, held while it recomputes (see ``Computation``).
 package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
   // immutable after `init`.
 
   /// The node's state, under its lock.
   let state: Locked<NodeState>
+
+  /// The node's place in the reactive graph: its links, and a computation's flags and
+  /// version. Under the graph lock (see ``Graph``).
+  let graph: GraphRef
 
   /// How much of a change this node keeps (its runs' events, its `lastEvent`).
   let changeNeeds: TrackingObserver.Handler.Needs
@@ -91,7 +94,9 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
     self.hearsDidSet = hearsDidSet
     self.isComputation = isComputation
     state = Locked(NodeState())
+    graph = GraphRef.allocate(capacity: 1)
     super.init()
+    graph.initialize(to: GraphNode(owner: self, isComputation: isComputation))
     Introspection.register(self)
     LifetimeRecorder.register(self, kind: isComputation ? .derivedValue : .observation, site: site)
   }
@@ -162,14 +167,14 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   // MARK: Cancelling
 
   /// Stops the node: it does not run again, its observer is cancelled and swept out of
-  /// every object it was on, and it leaves the reader lists of the computations it read.
+  /// every object it was on, and its links to the computations it read are dropped.
   /// Returns whether this call cancelled it.
   @discardableResult
   package func cancel() -> Bool {
     let (first, dropped) = state.withLock { state in
       let first = !state.cancelled
       state.cancelled = true
-      return (first, state.dependencies.drop())
+      return (first, dropDependencies(&state, cancelling: true))
     }
     letGo(dropped)
     return first
@@ -182,6 +187,10 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
     // Nothing else can reach this node: its observers hold it strongly, so none is
     // installed any more.
     Introspection.unregister(self)
+    // No link names this node any more (a link holds both its nodes), and none of its
+    // own is left: its runs ended, and whoever released it last dropped them.
+    graph.deinitialize(count: 1)
+    graph.deallocate()
   }
 }
 
@@ -198,11 +207,6 @@ struct NodeState {
   /// A computation the node read may have changed since its latest run: it must
   /// pull before it runs, and runs only if that computation's value changed.
   var pending = false
-  /// Counts the times the node was told that something it read may have changed, the
-  /// ones that found it stale already included. A pull that finds every input
-  /// unchanged makes the node current only if no such news came while it looked (see
-  /// ``Computation/ensureCurrent(_:)``).
-  var staleMarks: UInt32 = 0
   /// The thread whose batch's queue the node waits in, or 0. A node is queued once
   /// per batch, whatever the number of paths that reach it; a change made in another
   /// thread's batch queues it there too, so that no thread's change waits for another
@@ -244,27 +248,8 @@ struct NodeState {
   var causes = RunCauses()
   /// What the node is called in a ``TrackingGraph``.
   var name: String?
-
-  // A computation's value (see `Computation`).
-
-  /// Grows by one each time the value changes.
-  var version: UInt64 = 0
-  /// Whether the cache holds a value (current or not).
-  var hasCache = false
-  /// The value is announced through its registrar (one-shot trackings, Apple's
-  /// registrar read it); set on such a read, and kept.
-  var announces = false
-  /// The value keeps observing its inputs while nobody observes it.
+  /// A computation keeps observing its inputs while nobody observes it.
   var keepsAlive = false
-  /// An Apple object it read is changing: recomputed at every read until an input of
-  /// ours reports a did-set.
-  var appleInFlight = false
-  var recomputeCount = 0
-  /// The nodes whose latest run read the value (see ``ReaderList``).
-  var readers = ReaderList()
-  /// The value's observed/unobserved hooks count its readers (see
-  /// ``Computation/countReadersForHooks()``).
-  var hooked = false
 
   // A reaction's runs (see `Reaction`).
 
@@ -280,27 +265,6 @@ struct NodeState {
 
   /// Whether a change arrived since the latest run.
   var isStale: Bool { dirty || pending }
-
-  /// The computation was stopped by the scope it was made in: cancelled, and computed
-  /// afresh at every read (a computation cancelled because its `Derived` went away is
-  /// not read any more).
-  var stopped = false
-
-  /// Whether a computation must be brought up to date before its value is read (a
-  /// stopped one computes at every read).
-  var needsUpdate: Bool { dirty || pending || !hasCache || appleInFlight || stopped }
-
-  /// Whether another thread than `thread` is recomputing the computation. Its flags are
-  /// clear then, but its new value and version are not stored yet: a reader must wait
-  /// for that run (on the update lock), not take the old version for the current one.
-  /// On the thread running it, the value is the previous one (a one-shot observer that
-  /// reads it while it announces its change).
-  @inline(__always)
-  func isComputedElsewhere(than thread: UInt) -> Bool { runningThread != 0 && runningThread != thread }
-
-  /// ``needsUpdate``, or a recomputation under way on another thread than `thread`.
-  @inline(__always)
-  func needsUpdate(on thread: UInt) -> Bool { needsUpdate || isComputedElsewhere(than: thread) }
 }
 
 extension ReactiveNode: TrackingCancellable {}

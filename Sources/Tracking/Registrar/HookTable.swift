@@ -20,7 +20,7 @@ final class HookTable {
 
   var entries: [Entry] = []
   /// Properties observed by something that is not an observer in this storage: a
-  /// derived value's readers, which are on its node's reader list (see ``ReaderList``).
+  /// derived value's readers, which are its subscribers in the graph (see ``Graph``).
   var observedElsewhere: Set<Int> = []
 
   /// The hooks to run after the lock is released.

@@ -411,7 +411,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   }
 
   /// Whether one-shot observers watch property `id` (a derived value's registrar: the
-  /// nodes that read the value are on its reader list, not here). Removes the finished
+  /// nodes that read the value are its subscribers in the graph, not here). Removes the finished
   /// ones on the way.
   func hasOneShotObservers(of id: Int) -> Bool {
     var found = false

@@ -1,3 +1,5 @@
+import CTrackingSupport
+
 /// The reads recorded by one tracking scope: for each object read, which of its
 /// properties, and what is needed to tell, when the scope's observer is installed,
 /// whether another thread changed the object meanwhile.
@@ -47,9 +49,19 @@ package struct AccessList {
   /// Whether this scope is the run of a node of the reactive graph (not a one-shot
   /// tracking): a derived value read by something else announces its changes.
   @usableFromInline var isNodeRun = false
-  /// The derived values read, each once, with the version first read (see
-  /// ``ComputationReads``).
+  /// The derived values a one-shot scope read, each once, with the version first read
+  /// (see ``ComputationReads``), for a node run it may be nested in. A node's run
+  /// records them in the graph instead, as it reads them (see ``node``).
   var computations = ComputationReads()
+  /// The node whose run this scope is, when it is one: its reads of computations go
+  /// straight to its links in the graph (see ``Graph/recordRead(_:by:version:first:work:)``).
+  var node: GraphRef?
+  /// Whether this run read a computation (it moved its node's cursor).
+  var readsComputations = false
+  /// A computation this run read was out of date when the run linked to it (it read
+  /// it through a nested one-shot scope, or another thread changed it right after its
+  /// pull): the run is stale already.
+  var computationChangedBeforeLink = false
 
   @usableFromInline init() {}
 
@@ -85,10 +97,10 @@ package struct AccessList {
   }
 
   /// Records a read of a derived value (property `id` of `computation`'s registrar,
-  /// whose storage is `storage`) at `version`. A node's run records the computation
-  /// only: the node goes on its reader list when the run ends (see ``ReaderList``). A
-  /// one-shot tracking records the object too, to install its observer there; and the
-  /// computation, for a node run it may be nested in (see ``merge(_:)``).
+  /// whose storage is `storage`) at `version`, in a one-shot tracking's scope (a node's
+  /// run links to the computations it reads in the graph instead): the object, to
+  /// install its observer there, and the computation, for a node run the scope may be
+  /// nested in (see ``merge(_:)``).
   mutating func record(
     _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type, computation: Computation, version: UInt64
   ) {
@@ -147,7 +159,28 @@ package struct AccessList {
     } else {
       other.forEach { merge($0) }
     }
-    if !other.computations.isEmpty { computations.merge(other.computations) }
+    guard !other.computations.isEmpty else { return }
+    if let node {
+      linkComputations(other.computations, from: node)
+    } else {
+      computations.merge(other.computations)
+    }
+  }
+
+  /// Links this run's node to computations a nested one-shot scope read, after the
+  /// fact: one that changed since that read makes the run stale.
+  private mutating func linkComputations(_ reads: ComputationReads, from node: GraphRef) {
+    let thread = tracking_current_thread()
+    var work = GraphWork()
+    Graph.enter()
+    reads.forEach { read in
+      let dep = read.computation.graph
+      Graph.recordRead(dep, by: node, version: read.version, first: !readsComputations, work: &work)
+      readsComputations = true
+      if dep.pointee.hasChanged(since: read.version, thread: thread) { computationChangedBeforeLink = true }
+    }
+    Graph.leave()
+    if !work.isEmpty { work.perform() }
   }
 
   /// Calls `body` with each object's storage and properties, without making entries.

@@ -1,6 +1,6 @@
 /// Where each object of a list is, by identity, kept once the list is long enough that a
-/// linear search costs more than a hash: the lists of the reactive core
-/// (``ComputationReads``, ``ReaderList``). (An ``AccessList`` has a table of its own,
+/// linear search costs more than a hash: the computations a one-shot scope read
+/// (``ComputationReads``). (An ``AccessList`` has a table of its own,
 /// ``ObjectIndex``, tuned for the read path.)
 ///
 /// The owner keeps its elements; this only maps each one's identity to its position.

@@ -31,6 +31,14 @@ struct SmallList<Element> {
     defer { first = nil }
     return first
   }
+
+  /// Calls `body` with each element, in the order they were appended.
+  @inline(__always)
+  func forEach(_ body: (Element) -> Void) {
+    guard let first else { return }
+    body(first)
+    for element in rest { body(element) }
+  }
 }
 
 extension SmallList: Sendable where Element: Sendable {}

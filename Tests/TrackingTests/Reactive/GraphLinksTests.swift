@@ -3,17 +3,17 @@ import Testing
 
 @_spi(Testing) @testable import Tracking
 
-/// The edges from a derived value to the nodes that read it are on the value's reader
-/// list (`ReaderList`), not observers in its registrar: a node is on the list exactly
-/// while its latest run read the value.
-@Suite("Reader lists")
-struct ReaderListTests {
+/// The edges from a derived value to the nodes that read it are links in the graph
+/// (`Graph`), not observers in its registrar: a node has a link exactly while its
+/// latest run read the value.
+@Suite("Graph links")
+struct GraphLinksTests {
   private func isLinked(_ reader: ReactiveNode, to value: Derived<Int>) -> Bool {
     value.node.readers.contains { $0 === reader }
   }
 
   private func reads(_ reader: ReactiveNode, _ value: Derived<Int>) -> Bool {
-    reader.state.withLock { $0.dependencies.computations.contains(value.node) }
+    Graph.withLock { Graph.dependencies(of: reader.graph) }.contains { $0.computation === value.node }
   }
 
   @Test func aRunThatReadsTheSameValuesKeepsItsLinksAndARetiredValueLeavesThem() {
@@ -50,6 +50,54 @@ struct ReaderListTests {
     inputs.a = 5  // no longer read: nothing runs
     inputs.b = 20
     #expect(seen.values == [1, 10, 20])
+    token.cancel()
+  }
+
+  /// The computations `node`'s links name, in order.
+  private func links(of node: ReactiveNode) -> [ObjectIdentifier] {
+    Graph.withLock { Graph.dependencies(of: node.graph) }.map { ObjectIdentifier($0.computation) }
+  }
+
+  /// A run reads through a cursor over the previous run's links: reads in another
+  /// order, a value read twice, and a value no longer read leave exactly one link per
+  /// value read, in the order of the first reads.
+  @Test func theCursorLeavesOneLinkPerValueReadInTheOrderOfTheFirstReads() {
+    let inputs = DerivedInputs()
+    let a = Derived { inputs.a }
+    let b = Derived { inputs.b }
+    let c = Derived { inputs.unrelated }
+    let mixed = Derived { inputs.useA ? a.value + b.value + a.value + c.value : b.value + a.value + b.value }
+    let token = observe { _ = mixed.value }
+    let (idA, idB, idC) = (ObjectIdentifier(a.node), ObjectIdentifier(b.node), ObjectIdentifier(c.node))
+    #expect(links(of: mixed.node) == [idA, idB, idC])
+    #expect(mixed.value == 1 + 10 + 1 + 0)
+    inputs.useA = false
+    #expect(links(of: mixed.node) == [idB, idA])
+    #expect(!isLinked(mixed.node, to: c) && c.node.readers.isEmpty)
+    #expect(mixed.value == 10 + 1 + 10)
+    inputs.a = 2
+    #expect(mixed.value == 10 + 2 + 10)
+    inputs.useA = true
+    #expect(links(of: mixed.node) == [idA, idB, idC])
+    #expect(a.node.readers.count == 1 && b.node.readers.count == 1 && c.node.readers.count == 1)
+    token.cancel()
+  }
+
+  /// A pull deeper than the frames it keeps on the stack (32) goes on in an array.
+  @Test func aChainDeeperThanThePullsStackFramesPullsInOrder() {
+    let inputs = DerivedInputs()
+    var chain = [Derived { inputs.a }]
+    for _ in 0..<100 {
+      let previous = chain[chain.count - 1]
+      chain.append(Derived { previous.value + 1 })
+    }
+    let last = chain[chain.count - 1]
+    let seen = Received<Int>()
+    let token = observe { seen.append(last.value) }
+    inputs.a = 5
+    inputs.a = 7
+    #expect(seen.values == [101, 105, 107])
+    #expect(chain.allSatisfy { $0.recomputeCount == 3 })
     token.cancel()
   }
 

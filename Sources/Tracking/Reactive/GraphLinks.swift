@@ -1,0 +1,175 @@
+/// Making and dropping the graph's links (see ``Graph``, "Edges"): a run reads
+/// through a cursor over its node's links, and its end drops those it did not read. Everything here is
+/// called with the graph lock held; what must wait until it is left goes into a
+/// ``GraphWork``.
+extension Graph {
+  /// Records that `sub`'s run under way read `dep` at `version` (under the lock, in
+  /// the critical section of the read itself, so that no change falls between the read
+  /// and the link). `first`: the run's first read of a computation, which starts the
+  /// cursor.
+  ///
+  /// A run that reads what the previous one read, in the same order, moves the cursor
+  /// along the links it has: no link is made, none freed, nothing retained. A read the
+  /// run made already (earlier in this run) changes nothing: the first read's version
+  /// is the one a pull compares with.
+  @inline(__always)
+  static func recordRead(_ dep: GraphRef, by sub: GraphRef, version: UInt64, first: Bool, work: inout GraphWork) {
+    if first {
+      sub.pointee.running = true
+      sub.pointee.depsTail = nil
+    }
+    let tail = sub.pointee.depsTail
+    if let tail, tail.pointee.dep == dep { return }
+    let next = tail == nil ? sub.pointee.deps : tail.unsafelyUnwrapped.pointee.nextDep
+    if let next, next.pointee.dep == dep {
+      next.pointee.version = version
+      sub.pointee.depsTail = next
+      return
+    }
+    recordNewRead(dep, by: sub, version: version, after: tail, before: next, work: &work)
+  }
+
+  /// ``recordRead(_:by:version:first:work:)`` when the read is not the one the cursor
+  /// expected: a read this run made already (nothing to do), a link of the previous
+  /// run further on (moved to the cursor), or a new link. So each computation has one
+  /// link at most, before the cursor when this run read it.
+  private static func recordNewRead(
+    _ dep: GraphRef, by sub: GraphRef, version: UInt64, after tail: LinkRef?, before next: LinkRef?,
+    work: inout GraphWork
+  ) {
+    if let tail {
+      var link = sub.pointee.deps
+      while let current = link {
+        if current.pointee.dep == dep { return }
+        if current == tail { break }
+        link = current.pointee.nextDep
+      }
+    }
+    var link: LinkRef
+    if let moved = takeLink(to: dep, after: next) {
+      link = moved
+      link.pointee.version = version
+    } else {
+      link = makeLink(from: sub, to: dep, version: version, work: &work)
+    }
+    link.pointee.nextDep = next
+    if let tail { tail.pointee.nextDep = link } else { sub.pointee.deps = link }
+    sub.pointee.depsTail = link
+  }
+
+  /// Takes the link to `dep` out of the dependency list that goes on after `first`
+  /// (whose own computation is not `dep`), if there is one.
+  private static func takeLink(to dep: GraphRef, after first: LinkRef?) -> LinkRef? {
+    guard var previous = first else { return nil }
+    while let link = previous.pointee.nextDep {
+      if link.pointee.dep == dep {
+        previous.pointee.nextDep = link.pointee.nextDep
+        return link
+      }
+      previous = link
+    }
+    return nil
+  }
+
+  /// Ends `sub`'s run: drops the links the run did not read (all of them if it read
+  /// no computation, or if the node was cancelled meanwhile). Returns whether the node
+  /// has links left.
+  static func endRun(of sub: GraphRef, work: inout GraphWork) -> Bool {
+    let ran = sub.pointee.running
+    sub.pointee.running = false
+    if ran && !sub.pointee.cancelled {
+      let tail = sub.pointee.depsTail.unsafelyUnwrapped
+      sub.pointee.depsTail = nil
+      // The run may have moved links, and drops those after the cursor: a pull that
+      // stood on one starts the node's walk again.
+      sub.pointee.epoch &+= 1
+      var link = tail.pointee.nextDep
+      tail.pointee.nextDep = nil
+      while let current = link {
+        link = current.pointee.nextDep
+        unlink(current, work: &work)
+      }
+      return true
+    }
+    sub.pointee.depsTail = nil
+    dropDependencies(of: sub, work: &work)
+    return false
+  }
+
+  /// Drops every link of `sub` (it is cancelled, or retires), unless a run of it is
+  /// reading through them: that run keeps them, or drops them when it ends if the node
+  /// was cancelled.
+  static func dropDependencies(of sub: GraphRef, work: inout GraphWork) {
+    guard !sub.pointee.running, sub.pointee.deps != nil else { return }
+    var link = sub.pointee.deps
+    sub.pointee.deps = nil
+    sub.pointee.epoch &+= 1
+    while let current = link {
+      link = current.pointee.nextDep
+      unlink(current, work: &work)
+    }
+  }
+
+  /// A new link, at the end of `dep`'s subscribers; it holds both nodes.
+  private static func makeLink(from sub: GraphRef, to dep: GraphRef, version: UInt64, work: inout GraphWork) -> LinkRef {
+    let link = LinkRef.allocate(capacity: 1)
+    link.initialize(to: GraphLink(dep: dep, sub: sub, version: version, nextDep: nil, prevSub: dep.pointee.subsTail))
+    if let last = dep.pointee.subsTail { last.pointee.nextSub = link } else { dep.pointee.subs = link }
+    dep.pointee.subsTail = link
+    _ = dep.pointee.owner.retain()
+    _ = sub.pointee.owner.retain()
+    if link.pointee.prevSub == nil { subscribersChanged(dep, observed: true, work: &work) }
+    return link
+  }
+
+  /// Takes `link` off its computation's subscribers and frees it; the nodes it held are
+  /// released once the lock is left.
+  private static func unlink(_ link: LinkRef, work: inout GraphWork) {
+    let dep = link.pointee.dep
+    if let previous = link.pointee.prevSub {
+      previous.pointee.nextSub = link.pointee.nextSub
+    } else {
+      dep.pointee.subs = link.pointee.nextSub
+    }
+    if let next = link.pointee.nextSub {
+      next.pointee.prevSub = link.pointee.prevSub
+    } else {
+      dep.pointee.subsTail = link.pointee.prevSub
+    }
+    work.release(dep.pointee.owner)
+    work.release(link.pointee.sub.pointee.owner)
+    link.deinitialize(count: 1)
+    link.deallocate()
+    if dep.pointee.subs == nil { subscribersChanged(dep, observed: false, work: &work) }
+  }
+
+  /// A computation's subscribers went from none to some, or back: its hooks hear it if
+  /// they count subscribers.
+  private static func subscribersChanged(_ dep: GraphRef, observed: Bool, work: inout GraphWork) {
+    guard dep.pointee.hooked else { return }
+    work.deliver(dep.pointee.computation.registrar.storage.setObservedElsewhere(0, observed))
+  }
+
+  /// The nodes subscribed to `computation` (introspection).
+  static func subscribers(of computation: GraphRef) -> [ReactiveNode] {
+    var nodes: [ReactiveNode] = []
+    var link = computation.pointee.subs
+    while let current = link {
+      nodes.append(current.pointee.sub.pointee.owner.takeUnretainedValue())
+      link = current.pointee.nextSub
+    }
+    return nodes
+  }
+
+  /// The computations `node`'s latest run read, with the versions it saw, retained for
+  /// use once the lock is left.
+  static func dependencies(of node: GraphRef) -> [(computation: Computation, version: UInt64)] {
+    var reads: [(computation: Computation, version: UInt64)] = []
+    var link = node.pointee.deps
+    while let current = link {
+      reads.append((current.pointee.dep.pointee.computation, current.pointee.version))
+      link = current.pointee.nextDep
+    }
+    return reads
+  }
+}
