@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @_spi(Testing) @testable import Tracking
 
@@ -15,12 +16,15 @@ final class Events: Sendable {
 }
 
 /// The untracked reads of the given types that `body` makes, as reported to
-/// ``TrackingDiagnostics``. Handlers are process-wide and other suites read other types
-/// at the same time, so only reports about `types` are kept.
+/// ``TrackingDiagnostics``. Handlers are process-wide, and other tests read the same
+/// types at the same time: only reports about `types`, made on this thread (a report is
+/// made on the reading thread), are kept.
 func untrackedReads(of types: Set<String>, during body: () -> Void) -> [UntrackedRead] {
   let reads = Locked<[UntrackedRead]>([])
+  let caller = ObjectIdentifier(Thread.current)
   let id = TrackingDiagnostics.addHandler { read in
-    if types.contains(read.typeName) { reads.withLock { $0.append(read) } }
+    guard ObjectIdentifier(Thread.current) == caller, types.contains(read.typeName) else { return }
+    reads.withLock { $0.append(read) }
   }
   defer { TrackingDiagnostics.removeHandler(id) }
   body()
