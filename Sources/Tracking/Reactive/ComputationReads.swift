@@ -26,10 +26,6 @@ struct ComputationReads {
 
   var isEmpty: Bool { first == nil }
 
-  var count: Int { first == nil ? 0 : 1 + (more?.reads.count ?? 0) }
-
-  subscript(index: Int) -> Read { index == 0 ? first.unsafelyUnwrapped : more.unsafelyUnwrapped.reads[index - 1] }
-
   /// Records a read of `computation` at `version`, unless the run read it already
   /// (the first read's version is the one a pull compares with).
   @inline(__always)

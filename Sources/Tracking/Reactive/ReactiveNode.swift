@@ -149,7 +149,9 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   // MARK: The own-writes rule
 
   /// Whether a change reported now, on this thread, is one of the node's own: the
-  /// thread is running the node. Under the lock.
+  /// thread is running the node. Under the lock. (A computation's running thread is in
+  /// its ``GraphNode``, where the propagation applies the same test under the graph
+  /// lock; a reaction's is here, until reactions' flags move into the graph too.)
   @inline(__always)
   static func isOwnChange(_ state: borrowing NodeState, thread: UInt) -> Bool {
     state.runningThread == thread

@@ -29,11 +29,4 @@ struct IdentityIndex {
       positions = built
     }
   }
-
-  /// `object` left the list (a built table only), and `moved`, if any, now fills its
-  /// `position`.
-  mutating func removed(_ object: AnyObject, moving moved: AnyObject?, to position: Int) {
-    positions![ObjectIdentifier(object)] = nil
-    if let moved { positions![ObjectIdentifier(moved)] = position }
-  }
 }
