@@ -158,9 +158,22 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     let announces = changed && hadCache && node.pointee.announces
     if changed && !announces { store(in: node) }
     node.pointee.recomputeCount += 1
+    // A run that read no object, like the previous one, keeps the node's observer as it
+    // is (it has none): the run ends in this critical section, with its links.
+    let endsHere = !announces && reads.isEmpty && node.pointee.readsNoObjects
+    var work = GraphWork()
+    if endsHere {
+      _ = Graph.endRun(of: node, work: &work)
+      node.pointee.runningThread = 0
+    }
     Graph.leave()
     // An equal value is destroyed outside the lock: its deinit may be anything.
     if !changed { _ = operations.commit(.discard, cache, new) }
+    if endsHere {
+      if !work.isEmpty { work.perform() }
+      if reads.computationChangedBeforeLink { becomeStale(dirty: true, deferred: false) }
+      return
+    }
     if announces { announce() }
     endRecomputation(reads)
   }

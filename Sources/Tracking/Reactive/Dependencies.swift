@@ -17,7 +17,8 @@ struct Dependencies {
   /// computation). Set at the end of a run and cleared by a drop, both with the node's
   /// lock held, so that a run that read no computation, of a node that has none, does
   /// not take the graph lock. (A run makes links as it reads, without this lock; it
-  /// then says so in its `AccessList`.)
+  /// then says so in its `AccessList`.) A computation is taken to have links
+  /// whatever this says: its run may end in the graph alone, which leaves it as it was.
   var hasLinks = false
   /// Grows by one each time the dependencies are dropped (a cancellation, a
   /// retirement): a run that relinks on another thread meanwhile sees it.
@@ -68,9 +69,10 @@ extension ReactiveNode {
   /// nested in the node's). `cancelling`: the node is cancelled for good.
   final func dropDependencies(_ state: inout NodeState, cancelling: Bool = false) -> Dropped {
     var dropped = Dropped(observer: state.dependencies.observer, storages: state.dependencies.storages)
-    if state.dependencies.hasLinks || cancelling {
+    if state.dependencies.hasLinks || cancelling || isComputation {
       Graph.enter()
       if cancelling { graph.pointee.cancelled = true }
+      graph.pointee.readsNoObjects = false
       Graph.dropDependencies(of: graph, work: &dropped.work)
       Graph.leave()
     }
@@ -106,7 +108,7 @@ extension ReactiveNode {
     let kept = state.withLock { state -> R? in
       drops = state.dependencies.drops
       // A run that read no computation, of a node with no link, has no link to drop.
-      if reads.readsComputations || state.dependencies.hasLinks {
+      if reads.readsComputations || state.dependencies.hasLinks || isComputation {
         state.dependencies.hasLinks = Graph.withLock { Graph.endRun(of: graph, work: &work) }
       }
       guard !state.cancelled else { return nil }
@@ -145,6 +147,7 @@ extension ReactiveNode {
         }
         state.installCount += 1
         guard let made else { return .stored(replaced: nil, storages: []) }
+        if isComputation { Graph.withLock { graph.pointee.readsNoObjects = made.observer == nil } }
         defer {
           state.dependencies.observer = made.observer
           state.dependencies.signature = made.signature

@@ -100,6 +100,11 @@ struct GraphNode {
   /// The thread recomputing it, or 0: one update at a time, and the own-writes rule.
   var runningThread: UInt = 0
   var recomputeCount = 0
+  /// A computation's latest run read no object, and its node keeps no observer: a run
+  /// that reads no object either ends here, under the graph lock alone (see
+  /// ``DerivedComputation``'s `recompute`). Written where the node's dependencies
+  /// change, with its lock held too.
+  var readsNoObjects = false
 
   // Links.
 
