@@ -156,7 +156,7 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     Graph.enter()
     let node = graph
     let announces = changed && hadCache && node.pointee.announces
-    if changed && !announces { store(in: node) }
+    let replacedValueLeft = changed && !announces && store(in: node)
     node.pointee.recomputeCount += 1
     // A run that read no object, like the previous one, keeps the node's observer as it
     // is (it has none): the run ends in this critical section, with its links.
@@ -167,8 +167,9 @@ final class DerivedComputation: Computation, @unchecked Sendable {
       node.pointee.runningThread = 0
     }
     Graph.leave()
-    // An equal value is destroyed outside the lock: its deinit may be anything.
-    if !changed { _ = operations.commit(.discard, cache, new) }
+    // An equal value, or the one replaced, is destroyed outside the lock: its deinit
+    // may be anything.
+    if !changed || replacedValueLeft { _ = operations.commit(.discard, cache, new) }
     if endsHere {
       if !work.isEmpty { work.perform() }
       if reads.computationChangedBeforeLink { becomeStale(dirty: true, deferred: false) }
@@ -179,12 +180,19 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   }
 
   /// Moves the new value into the cache and moves to the next version. Under the
-  /// graph lock.
+  /// graph lock. Returns whether the value replaced is left in the new value's slot,
+  /// to destroy once the lock is left (see ``DerivedValueOperations/Step/replace``).
   @inline(__always)
-  private func store(in node: GraphRef) {
-    _ = operations.commit(node.pointee.hasCache ? .replace : .fill, cache, new)
+  private func store(in node: GraphRef) -> Bool {
+    let replacedValueLeft = operations.commit(node.pointee.hasCache ? .replace : .fill, cache, new)
     node.pointee.hasCache = true
     node.pointee.version &+= 1
+    return replacedValueLeft
+  }
+
+  /// ``store(in:)`` in a critical section of its own, then the replaced value destroyed.
+  private func storeAlone() {
+    if Graph.withLock({ store(in: graph) }) { _ = operations.commit(.discard, cache, new) }
   }
 
   /// Stores the new value with a stored property's timing for the one-shot observers
@@ -192,14 +200,14 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   /// `didSet`.
   private func announce() {
     guard let owner else {
-      Graph.withLock { store(in: graph) }
+      storeAlone()
       return
     }
     let site = { ChangeSite(objectID: ObjectIdentifier(owner), objectType: self.derivedType, propertyID: 0, keyPath: self.valueKeyPath) }
     let storage = registrar.storage
     if storage.isRead(0) { storage.willSet(0, subject: owner, toNodes: false, site: site) }
     if TrackingInterop.isRelaying { TrackingInterop.relayWillSet(storage, 0) }
-    Graph.withLock { store(in: graph) }
+    storeAlone()
     if storage.isRead(0) { storage.didSet(0, subject: owner, toNodes: false, site: site) }
     if TrackingInterop.isRelaying { TrackingInterop.relayDidSet(storage, 0) }
   }

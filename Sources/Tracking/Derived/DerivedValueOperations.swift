@@ -20,7 +20,10 @@ struct DerivedValueOperations {
   enum Step {
     /// Returns whether the new value differs from the cached one (both initialized).
     case differs
-    /// Moves the new value into the cache, which holds a value.
+    /// Moves the new value into the cache, which holds a value. Returns whether the
+    /// old value is left in the new value's slot, for the caller to destroy with
+    /// ``discard`` once the graph lock is left (its deinit may be anything, reading a
+    /// derived value too); a value with nothing to destroy is overwritten.
     case replace
     /// Moves the new value into the cache, which is empty.
     case fill
@@ -34,7 +37,7 @@ struct DerivedValueOperations {
   @usableFromInline
   let run: (_ new: UnsafeMutableRawPointer) -> Void
   /// Does `step` with the cache and the new value's slot; returns the answer of
-  /// ``Step/differs`` (and `false` for the other steps).
+  /// ``Step/differs`` and ``Step/replace`` (and `false` for the other steps).
   @usableFromInline
   let commit: (_ step: Step, _ cache: UnsafeMutableRawPointer, _ new: UnsafeMutableRawPointer) -> Bool
   /// `MemoryLayout<Value>.stride` and `.alignment`.
@@ -68,7 +71,12 @@ struct DerivedValueOperations {
         let computed = new.assumingMemoryBound(to: Value.self)
         switch step {
         case .differs: return differs(cached.pointee, computed.pointee)
-        case .replace: cached.pointee = computed.move()
+        case .replace:
+          guard _isPOD(Value.self) else {
+            swap(&cached.pointee, &computed.pointee)
+            return true
+          }
+          cached.pointee = computed.move()
         case .fill: cached.initialize(to: computed.move())
         case .discard: computed.deinitialize(count: 1)
         case .empty: cached.deinitialize(count: 1)

@@ -63,6 +63,27 @@ struct DerivedValueOperationsTests {
     second.cancel()
   }
 
+  /// The value a recomputation replaces is destroyed once the graph lock is left: its
+  /// deinit may read a derived value (with the lock held, that read would wait for the
+  /// lock forever). Both ways a value is stored: by a plain recomputation, and by one
+  /// that announces the change to a one-shot tracking.
+  @Test("A replaced value whose deinit reads a derived value", arguments: [false, true])
+  func replacedValueDeinitReadsADerivedValue(announcing: Bool) {
+    let inputs = DerivedInputs()
+    let other = Derived { inputs.b * 2 }
+    let readInDeinit = Received<Int>()
+    let derived = Derived { ReadsOnDeinit(number: inputs.a) { readInDeinit.append(other.value) } }
+    #expect(derived.value.number == 1)
+    let fired = Received<Int>()
+    if announcing {
+      withTracking { _ = derived.value } onChange: { fired.append(0) }
+    }
+    inputs.a = 2
+    #expect(derived.value.number == 2)
+    #expect(readInDeinit.values == [20])
+    #expect(fired.values == (announcing ? [0] : []))
+  }
+
   @Test("A value of no size")
   func emptyValue() {
     let inputs = DerivedInputs()
@@ -93,6 +114,17 @@ struct DerivedValueOperationsTests {
     first.cancel()
     second.cancel()
   }
+}
+
+/// A value whose deinit calls `onDeinit`.
+private final class ReadsOnDeinit: @unchecked Sendable {
+  let number: Int
+  let onDeinit: () -> Void
+  init(number: Int, onDeinit: @escaping () -> Void) {
+    self.number = number
+    self.onDeinit = onDeinit
+  }
+  deinit { onDeinit() }
 }
 
 /// A value with no `==`.
