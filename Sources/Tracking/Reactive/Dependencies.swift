@@ -17,8 +17,11 @@ struct Dependencies {
   /// computation). Set at the end of a run and cleared by a drop, both with the node's
   /// lock held, so that a run that read no computation, of a node that has none, does
   /// not take the graph lock. (A run makes links as it reads, without this lock; it
-  /// then says so in its `AccessList`.) A computation is taken to have links
-  /// whatever this says: its run may end in the graph alone, which leaves it as it was.
+  /// then says so in its `AccessList`.) A computation's run may end in the graph
+  /// alone, which leaves this as it was: a computation's links are looked at instead
+  /// (`GraphNode.deps`, read without the graph lock at the end of its run: only its
+  /// runs, on the thread that holds its update lock, and drops, which hold its node's
+  /// lock, change them).
   var hasLinks = false
   /// Grows by one each time the dependencies are dropped (a cancellation, a
   /// retirement): a run that relinks on another thread meanwhile sees it.
@@ -108,7 +111,7 @@ extension ReactiveNode {
     let kept = state.withLock { state -> R? in
       drops = state.dependencies.drops
       // A run that read no computation, of a node with no link, has no link to drop.
-      if reads.readsComputations || state.dependencies.hasLinks || isComputation {
+      if reads.readsComputations || state.dependencies.hasLinks || isComputation && graph.pointee.deps != nil {
         state.dependencies.hasLinks = Graph.withLock { Graph.endRun(of: graph, work: &work) }
       }
       guard !state.cancelled else { return nil }
