@@ -44,6 +44,13 @@ enum Graph {
   }
 }
 
+/// The computations a wide run read, up to its link `last` (see
+/// ``GraphNode/readIndex``).
+struct ReadIndex {
+  var read: Set<GraphRef>
+  var last: LinkRef
+}
+
 typealias GraphRef = UnsafeMutablePointer<GraphNode>
 typealias LinkRef = UnsafeMutablePointer<GraphLink>
 
@@ -117,6 +124,11 @@ struct GraphNode {
   /// A run of this node is reading computations through the cursor: its links are the
   /// run's to change until it ends (a cancellation or a retirement leaves them to it).
   var running = false
+  /// During a run that has read many computations: those it read, so that a read the
+  /// cursor did not expect finds whether the run made it already without scanning
+  /// the run's links (see ``Graph/recordRead(_:by:version:first:work:)``). Freed when
+  /// the run ends.
+  var readIndex: UnsafeMutablePointer<ReadIndex>?
   /// The nodes whose latest run read this computation.
   var subs: LinkRef?
   var subsTail: LinkRef?

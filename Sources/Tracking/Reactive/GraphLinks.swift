@@ -29,6 +29,12 @@ extension Graph {
     recordNewRead(dep, by: sub, version: version, after: tail, before: next, work: &work)
   }
 
+  /// Past this many reads, a run that reads a computation the cursor did not expect
+  /// looks it up in an index of what it read (``GraphNode/readIndex``) rather than
+  /// scanning its links: the first run of a sum over thousands of values would
+  /// otherwise take a time quadratic in their number.
+  static let readIndexThreshold = 32
+
   /// ``recordRead(_:by:version:first:work:)`` when the read is not the one the cursor
   /// expected: a read this run made already (nothing to do), a link of the previous
   /// run further on (moved to the cursor), or a new link. So each computation has one
@@ -37,16 +43,9 @@ extension Graph {
     _ dep: GraphRef, by sub: GraphRef, version: UInt64, after tail: LinkRef?, before next: LinkRef?,
     work: inout GraphWork
   ) {
-    if let tail {
-      var link = sub.pointee.deps
-      while let current = link {
-        if current.pointee.dep == dep { return }
-        if current == tail { break }
-        link = current.pointee.nextDep
-      }
-    }
+    if tail != nil, alreadyRead(dep, by: sub, upTo: tail.unsafelyUnwrapped) { return }
     var link: LinkRef
-    if let moved = takeLink(to: dep, after: next) {
+    if let moved = takeLink(to: dep, of: sub, after: next) {
       link = moved
       link.pointee.version = version
     } else {
@@ -57,16 +56,80 @@ extension Graph {
     sub.pointee.depsTail = link
   }
 
-  /// Takes the link to `dep` out of the dependency list that goes on after `first`
-  /// (whose own computation is not `dep`), if there is one.
-  private static func takeLink(to dep: GraphRef, after first: LinkRef?) -> LinkRef? {
-    guard var previous = first else { return nil }
+  /// Whether `sub`'s run under way read `dep` already: its links up to the cursor
+  /// (`tail`) name it. Scanned while they are few; past ``readIndexThreshold``, the
+  /// run's index is made from them, and brought up to the cursor at each later
+  /// lookup. (The links before the cursor only grow during a run, at the cursor: a
+  /// read the cursor expected costs the index nothing.)
+  private static func alreadyRead(_ dep: GraphRef, by sub: GraphRef, upTo tail: LinkRef) -> Bool {
+    if let index = sub.pointee.readIndex {
+      var link = index.pointee.last
+      while link != tail {
+        link = link.pointee.nextDep.unsafelyUnwrapped
+        index.pointee.read.insert(link.pointee.dep)
+      }
+      index.pointee.last = tail
+      return index.pointee.read.contains(dep)
+    }
+    var count = 0
+    var link = sub.pointee.deps
+    while let current = link {
+      if current.pointee.dep == dep { return true }
+      count += 1
+      if current == tail { break }
+      link = current.pointee.nextDep
+    }
+    if count >= readIndexThreshold {
+      var read = Set<GraphRef>(minimumCapacity: 2 * count)
+      link = sub.pointee.deps
+      while let current = link {
+        read.insert(current.pointee.dep)
+        if current == tail { break }
+        link = current.pointee.nextDep
+      }
+      let index = UnsafeMutablePointer<ReadIndex>.allocate(capacity: 1)
+      index.initialize(to: ReadIndex(read: read, last: tail))
+      sub.pointee.readIndex = index
+    }
+    return false
+  }
+
+  /// Frees `node`'s read index, if it has one: when its run ends, and when the node
+  /// goes.
+  @inline(never)
+  static func freeReadIndex(of node: GraphRef) {
+    guard let index = node.pointee.readIndex else { return }
+    // A set of pointers: freeing it runs no node's deinit.
+    index.deinitialize(count: 1)
+    index.deallocate()
+    node.pointee.readIndex = nil
+  }
+
+  /// Takes `sub`'s link to `dep` out of the dependency list that goes on after
+  /// `first` (whose own computation is not `dep`), if there is one. (The run has not
+  /// read `dep` yet, so a link of `sub`'s to it is in that list.)
+  ///
+  /// The list is scanned together with `dep`'s subscribers, a step of each in turn:
+  /// the subscribers show sooner that there is no such link when `dep` has few of
+  /// them (a run that reads other values than the previous one, thousands of them).
+  private static func takeLink(to dep: GraphRef, of sub: GraphRef, after first: LinkRef?) -> LinkRef? {
+    guard var previous = first, var subscriber = dep.pointee.subs else { return nil }
+    var linked = false
     while let link = previous.pointee.nextDep {
       if link.pointee.dep == dep {
         previous.pointee.nextDep = link.pointee.nextDep
         return link
       }
       previous = link
+      if !linked {
+        if subscriber.pointee.sub == sub {
+          linked = true
+        } else if let next = subscriber.pointee.nextSub {
+          subscriber = next
+        } else {
+          return nil
+        }
+      }
     }
     return nil
   }
@@ -77,6 +140,7 @@ extension Graph {
   static func endRun(of sub: GraphRef, work: inout GraphWork) -> Bool {
     let ran = sub.pointee.running
     sub.pointee.running = false
+    if _slowPath(sub.pointee.readIndex != nil) { freeReadIndex(of: sub) }
     if ran && !sub.pointee.cancelled {
       let tail = sub.pointee.depsTail.unsafelyUnwrapped
       sub.pointee.depsTail = nil

@@ -191,6 +191,7 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
     Introspection.unregister(self)
     // No link names this node any more (a link holds both its nodes), and none of its
     // own is left: its runs ended, and whoever released it last dropped them.
+    Graph.freeReadIndex(of: graph)
     graph.deinitialize(count: 1)
     graph.deallocate()
   }

@@ -83,6 +83,42 @@ struct GraphLinksTests {
     token.cancel()
   }
 
+  /// A run that reads more values than the cursor scans for (past
+  /// `Graph.readIndexThreshold`, it looks reads up in an index): each value read twice,
+  /// then all of them in the other order, then other values, then the first ones again.
+  /// Each time, one link per value read, in the order of the first reads.
+  @Test func aWideRunLeavesOneLinkPerValueWhateverTheOrderOfItsReads() {
+    let inputs = DerivedInputs()
+    let count = 3 * Graph.readIndexThreshold
+    let first = (0..<count).map { offset in Derived { inputs.a + offset } }
+    let second = (0..<count).map { offset in Derived { inputs.b + offset } }
+    let order = Locked(0)  // 0: first twice, 1: first reversed, 2: second
+    let sum = Derived { () -> Int in
+      switch order.withLock({ $0 }) {
+      case 0: (first + first).reduce(0) { $0 + $1.value }
+      case 1: first.reversed().reduce(0) { $0 + $1.value }
+      default: second.reduce(0) { $0 + $1.value }
+      }
+    }
+    let seen = Received<Int>()
+    let token = observe { seen.append(sum.value) }
+    let triangle = count * (count - 1) / 2
+    #expect(links(of: sum.node) == first.map { ObjectIdentifier($0.node) })
+    order.withLock { $0 = 1 }
+    inputs.a = 2
+    #expect(links(of: sum.node) == first.reversed().map { ObjectIdentifier($0.node) })
+    order.withLock { $0 = 2 }
+    inputs.a = 3
+    #expect(links(of: sum.node) == second.map { ObjectIdentifier($0.node) })
+    #expect(first.allSatisfy { $0.node.readers.isEmpty })
+    order.withLock { $0 = 0 }
+    inputs.b = 11
+    #expect(links(of: sum.node) == first.map { ObjectIdentifier($0.node) })
+    #expect(first.allSatisfy { $0.node.readers.count == 1 } && second.allSatisfy { $0.node.readers.isEmpty })
+    #expect(seen.values == [2 * (count + triangle), 2 * count + triangle, 10 * count + triangle, 2 * (3 * count + triangle)])
+    token.cancel()
+  }
+
   /// A pull deeper than the frames it keeps on the stack (32) goes on in an array.
   @Test func aChainDeeperThanThePullsStackFramesPullsInOrder() {
     let inputs = DerivedInputs()
