@@ -143,9 +143,21 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   // MARK: Recomputing
 
   override func recompute(thread: UInt) {
-    var reads = AccessList()
-    reads.isNodeRun = true
-    reads.node = graph
+    // The run's scope lives in stack memory this function deinitializes itself: a run
+    // that reads only computations, the common case in a graph, leaves it holding no
+    // reference, and then skips the scope's destruction (about 50 instructions).
+    withUnsafeTemporaryAllocation(of: AccessList.self, capacity: 1) { buffer in
+      let reads = buffer.baseAddress.unsafelyUnwrapped
+      reads.initialize(to: AccessList())
+      reads.pointee.isNodeRun = true
+      reads.pointee.node = graph
+      recompute(recording: &reads.pointee)
+      if !reads.pointee.holdsNoReference { reads.deinitialize(count: 1) }
+    }
+  }
+
+  @inline(__always)
+  private func recompute(recording reads: inout AccessList) {
     let run = operations.run
     let new = self.new
     collect(into: &reads) { run(new) }

@@ -396,16 +396,29 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       state.withLock { $0.lastChange = change.confirmed }
     }
     if _slowPath(!owned.isEmpty) { endOwned() }
-    var reads = AccessList()
-    reads.isNodeRun = true
-    reads.node = graph
+    // The run's scope, in stack memory deinitialized here only when it holds a
+    // reference: a run that read only computations skips its destruction.
+    let end = withUnsafeTemporaryAllocation(of: AccessList.self, capacity: 1) { buffer in
+      let reads = buffer.baseAddress.unsafelyUnwrapped
+      reads.initialize(to: AccessList())
+      reads.pointee.isNodeRun = true
+      reads.pointee.node = graph
+      let end = runTracked(recording: &reads.pointee, body)
+      if !reads.pointee.holdsNoReference { reads.deinitialize(count: 1) }
+      return end
+    }
+    return follow(end)
+  }
+
+  /// Runs `body` tracked into `reads`, and ends the run (see ``runMarked(_:_:)``).
+  @inline(__always)
+  private func runTracked(recording reads: inout AccessList, _ body: (inout AccessList) -> Void) -> RunEnd {
     makeCurrent { body(&reads) }
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
-    let end = adopt(reads) { state, changedElsewhere in
+    return adopt(reads) { state, changedElsewhere in
       state.endRun(changed: changedElsewhere, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
     }
-    return follow(end)
   }
 
   /// Whether a computation this reaction read changed value (pulling each up to date,

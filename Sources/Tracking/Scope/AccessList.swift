@@ -67,6 +67,10 @@ package struct AccessList {
 
   @inlinable package var isEmpty: Bool { firstStorage == nil }
 
+  /// Whether the scope holds no reference (it read no object, and records no
+  /// computation): destroying it would do nothing, and its owner may skip that.
+  var holdsNoReference: Bool { firstStorage == nil && others == nil && computations.isEmpty }
+
   /// Records a read of property `id` of the object owning `storage`.
   ///
   /// The first read of a property marks it read on the object (before the value is
