@@ -397,7 +397,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     }
     if _slowPath(!owned.isEmpty) { endOwned() }
     // The run's scope, in stack memory deinitialized here only when it holds a
-    // reference: a run that read only computations skips its destruction.
+    // reference: a run that read only computations skips its destruction. Written
+    // out here and in `DerivedComputation.recompute(thread:)`: one generic helper for
+    // both measured 5–18 % slower on the derived and re-run rows (the scope no longer
+    // stays in place through its extra closure).
     let end = withUnsafeTemporaryAllocation(of: AccessList.self, capacity: 1) { buffer in
       let reads = buffer.baseAddress.unsafelyUnwrapped
       reads.initialize(to: AccessList())
