@@ -158,15 +158,22 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   ///   Either the install sees that change and fires, or the retirement sees the
   ///   observer and queues the value to be pulled when the batch drains, which makes it
   ///   observe its inputs again (and announce if its value moved).
+  ///
+  /// The check, the mark and the drop of the links are one critical section: a
+  /// recomputation may start and end between two of them (one that reads no object
+  /// ends in the graph alone, without this node's lock), and would leave the value
+  /// current with its links dropped, deaf to every later change.
   final func retire() {
     let dropped = state.withLock { state -> Dropped? in
-      let unobserved = Graph.withLock { () -> Bool in
+      let keepsAlive = state.keepsAlive
+      var links = GraphWork()
+      let retires = Graph.withLock { () -> Bool in
         guard graph.pointee.subs == nil else { return false }
         graph.pointee.dirty = true
-        return true
+        if !keepsAlive { dropLinks(into: &links) }
+        return !keepsAlive
       }
-      guard unobserved, !state.keepsAlive else { return nil }
-      return dropDependencies(&state)
+      return retires ? takeDependencies(&state, droppedLinks: links) : nil
     }
     guard let dropped else { return }
     letGo(dropped)

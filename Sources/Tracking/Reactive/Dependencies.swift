@@ -71,14 +71,27 @@ extension ReactiveNode {
   /// released (see ``letGo(_:)``): the observer, and the links (under the graph lock,
   /// nested in the node's). `cancelling`: the node is cancelled for good.
   final func dropDependencies(_ state: inout NodeState, cancelling: Bool = false) -> Dropped {
-    var dropped = Dropped(observer: state.dependencies.observer, storages: state.dependencies.storages)
+    var links = GraphWork()
     if state.dependencies.hasLinks || cancelling || isComputation {
       Graph.enter()
       if cancelling { graph.pointee.cancelled = true }
-      graph.pointee.readsNoObjects = false
-      Graph.dropDependencies(of: graph, work: &dropped.work)
+      dropLinks(into: &links)
       Graph.leave()
     }
+    return takeDependencies(&state, droppedLinks: links)
+  }
+
+  /// The graph's part of ``dropDependencies(_:cancelling:)``, with the graph lock held:
+  /// drops the node's links (unless a run is reading through them).
+  final func dropLinks(into work: inout GraphWork) {
+    graph.pointee.readsNoObjects = false
+    Graph.dropDependencies(of: graph, work: &work)
+  }
+
+  /// The node's part of ``dropDependencies(_:cancelling:)``, once its links are dropped
+  /// (`droppedLinks` holds what they held): takes the observer out.
+  final func takeDependencies(_ state: inout NodeState, droppedLinks: GraphWork) -> Dropped {
+    let dropped = Dropped(observer: state.dependencies.observer, storages: state.dependencies.storages, work: droppedLinks)
     state.dependencies = Dependencies(drops: state.dependencies.drops &+ 1)
     return dropped
   }
