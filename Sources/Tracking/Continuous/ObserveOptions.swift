@@ -68,13 +68,11 @@ public func observe(
 /// scheduler, which decides when each needed run happens.
 private final class TimedRuns: @unchecked Sendable {
   // `@unchecked Sendable`: `reaction` is written once, before anything can call `run`.
-  private let scheduler: any RunScheduler
   private let isolation: (any Actor)?
   private let call: @Sendable () -> Void
   private weak var reaction: Reaction?
 
-  private init(scheduler: any RunScheduler, isolation: (any Actor)?, call: @escaping @Sendable () -> Void) {
-    self.scheduler = scheduler
+  private init(isolation: (any Actor)?, call: @escaping @Sendable () -> Void) {
     self.isolation = isolation
     self.call = call
   }
@@ -82,7 +80,7 @@ private final class TimedRuns: @unchecked Sendable {
   static func start(
     scheduler: any RunScheduler, isolation: (any Actor)?, call: @escaping @Sendable () -> Void, site: SourceSite
   ) -> TrackingToken {
-    let runs = TimedRuns(scheduler: scheduler, isolation: isolation, call: call)
+    let runs = TimedRuns(isolation: isolation, call: call)
     let reaction = Reaction(options: .didSet, changedAgain: { scheduler.changedAgain() }, site: site) {
       scheduler.needsRun { [weak runs] in runs?.run(ifNeeded: true) }
     }

@@ -65,7 +65,7 @@ package enum ChangeDescription: Sendable {
     }
   }
 
-  /// The description of a change queued in a batch (see ``boxed``).
+  /// The description of a change queued in a batch (see ``eventSource``).
   init(boxed: EventSource?) {
     self = boxed.map { .source($0) } ?? .none
   }
@@ -96,11 +96,6 @@ package enum ChangeDescription: Sendable {
     case .computation(let change): change.computation.changeSite.map { EventSource(describing: $0) }
     }
   }
-
-  /// The description as one object, for a change queued in a batch: the live source,
-  /// or one that only says what changed (an allocation, shared by every entry of the
-  /// change).
-  var boxed: EventSource? { eventSource }
 }
 
 /// The computation whose value changed (see ``ChangeDescription/computation(_:)``).

@@ -123,7 +123,7 @@ struct NotificationBatch {
           observer.notifyDidSet(change)
         } else {
           if !isBoxed {
-            boxed = change.boxed
+            boxed = change.eventSource
             isBoxed = true
           }
           batch.pointee.queue.append(.oneShot(observer, boxed))

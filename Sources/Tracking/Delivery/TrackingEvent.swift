@@ -73,11 +73,6 @@ public struct TrackingEvent: Sendable, CustomStringConvertible {
     self.canceller = UncheckedSendable(canceller)
   }
 
-  /// An event of `kind` about nothing in particular: a first run, or a deallocation.
-  static func plain(_ kind: Kind, canceller: (any TrackingCancellable)?) -> TrackingEvent {
-    TrackingEvent(kind: kind, source: nil, canceller: canceller)
-  }
-
   /// The name of the property that changed, when known.
   public var propertyName: String? { source?.site?.propertyName }
 

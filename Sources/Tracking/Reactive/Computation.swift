@@ -190,13 +190,6 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     Self.ensureCurrent(self)
   }
 
-  /// Whether the value changed since `version` was read, or may have (a recomputation
-  /// under way on another thread may be about to store a new one).
-  final func hasChanged(since version: UInt64) -> Bool {
-    let thread = tracking_current_thread()
-    return Graph.withLock { graph.pointee.hasChanged(since: version, thread: thread) }
-  }
-
   /// Brings `root` up to date, and everything it depends on first: a dirty
   /// computation recomputes; a pending one pulls the computations it read, in order,
   /// and recomputes only when one of their versions moved. Iterative (graphs can be

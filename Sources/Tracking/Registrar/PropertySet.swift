@@ -24,8 +24,6 @@ struct PropertySet: Sendable, Equatable {
     return set
   }
 
-  @inlinable var isEmpty: Bool { bits == 0 && (spilled?.isEmpty ?? true) && !includesAll }
-
   /// Inserts `id`; returns whether it was new.
   @inlinable @discardableResult
   mutating func insert(_ id: Int) -> Bool {

@@ -165,9 +165,6 @@ public struct TrackingRegistrar: @unchecked Sendable {
 
   // MARK: Introspection
 
-  /// Whether any pending observer watches this registrar's properties.
-  package var hasPendingObservers: Bool { storage.hasPendingObservers }
-
   /// The number of observers currently installed on this registrar, including
   /// finished ones that have not been swept yet. For tests and diagnostics.
   @_spi(Testing)

@@ -49,10 +49,6 @@ enum CurrentScope {
   @inlinable
   static var isTracking: Bool { accessList != nil }
 
-  /// Whether the thread is in a region that requires tracking, outside any scope.
-  @inlinable
-  static var isRequiredRegion: Bool { raw == requiredMarker }
-
   /// Runs `body` with the slot set to `value`, then restores the previous value.
   @inlinable @inline(__always)
   static func with<T, Failure: Error>(

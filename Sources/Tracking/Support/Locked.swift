@@ -23,19 +23,6 @@ package struct Locked<Value>: @unchecked Sendable {
   package func withLock<R, Failure: Error>(_ body: (inout Value) throws(Failure) -> R) throws(Failure) -> R {
     try buffer.withLock(body)
   }
-
-  /// Takes the lock, for a caller that cannot put its critical section in a closure
-  /// (``Derived`` copies a generic value under it, and a closure returning that value
-  /// would cost generic code a metadata lookup). Pair with ``unlock()``.
-  package func lock() { buffer.withUnsafeMutablePointerToElements { tracking_lock_lock($0) } }
-
-  /// Releases the lock taken with ``lock()``.
-  package func unlock() { buffer.withUnsafeMutablePointerToElements { tracking_lock_unlock($0) } }
-
-  /// The value, only between ``lock()`` and ``unlock()``.
-  package var valueWhileLocked: UnsafeMutablePointer<Value> {
-    buffer.withUnsafeMutablePointerToHeader { $0 }
-  }
 }
 
 @usableFromInline

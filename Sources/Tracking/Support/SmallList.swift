@@ -1,14 +1,10 @@
-/// A list whose first element is held inline: a propagation's stack and a pull's
-/// waiting frames mostly hold one element, and then using one allocates nothing.
+/// A list whose first element is held inline: a propagation's stack and the lists of
+/// a walk's work mostly hold one element, and then using one allocates nothing.
 struct SmallList<Element> {
   private var first: Element?
   private var rest: [Element] = []
 
   init() {}
-
-  init(_ element: Element) { first = element }
-
-  var isEmpty: Bool { first == nil }
 
   @inline(__always)
   mutating func append(_ element: Element) {
@@ -17,12 +13,6 @@ struct SmallList<Element> {
     } else {
       rest.append(element)
     }
-  }
-
-  /// Makes room for `count` elements beyond the first, once: a caller that knows the
-  /// most it will append (a pull, room for a deep chain) allocates once.
-  mutating func reserveCapacityForRest(_ count: Int) {
-    if rest.capacity == 0 { rest.reserveCapacity(Swift.max(count, 1)) }
   }
 
   /// Removes and returns the last element.
