@@ -244,9 +244,6 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     tracking_will_set_mask_load(sync) & Self.willSetBit(id) != 0
   }
 
-  /// Whether any observer may be installed (the observed mask is not empty).
-  var hasObservers: Bool { tracking_atomic_load_relaxed(&sync.pointee.observedMask) != 0 }
-
   // MARK: Installing
 
   func install(_ observer: TrackingObserver, properties: PropertySet) {
@@ -292,15 +289,6 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
 
   /// The number of entries from which ``sweep()`` waits (see there).
   static let lazySweepThreshold = 1_024
-
-  /// Whether any installed entry's observer is still pending.
-  var hasPendingObservers: Bool {
-    withLock { state in
-      var pending = false
-      state.observers.forEach { if $0.isPending { pending = true } }
-      return pending
-    }
-  }
 
   /// The number of installed entries, finished ones not yet swept included.
   var entryCount: Int { withLock { $0.observers.count } }

@@ -271,13 +271,6 @@ package struct AccessList {
     return ReadSignature(entries: entries)
   }
 
-  /// The properties this scope read, by object type and property name.
-  package var dependencies: [TrackingDependency] {
-    var result: [TrackingDependency] = []
-    forEach { result += TrackingDependency.all(of: $0.type, $0.properties) }
-    return result
-  }
-
   // MARK: The current scope
 
   /// Records a read into the scope that is current on this thread. Kept out of line:

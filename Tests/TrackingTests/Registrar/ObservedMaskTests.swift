@@ -1,3 +1,4 @@
+import CTrackingSupport
 import Testing
 @_spi(Testing) @testable import Tracking
 
@@ -85,5 +86,19 @@ struct ObservedMaskTests {
     withTracking { _ = model.manual } onChange: { fired("manual") }
     model.manual = 1
     #expect(fired.events == ["manual"])
+  }
+}
+
+extension RegistrarStorage {
+  /// Whether any observer may be installed (the observed mask is not empty).
+  var hasObservers: Bool { tracking_atomic_load_relaxed(&sync.pointee.observedMask) != 0 }
+
+  /// Whether any installed entry's observer is still pending.
+  var hasPendingObservers: Bool {
+    withLock { state in
+      var pending = false
+      state.observers.forEach { if $0.isPending { pending = true } }
+      return pending
+    }
   }
 }

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Testing) import Tracking
+@_spi(Testing) @testable import Tracking
 
 /// What a scope records of its reads: each property once, however many times it is read.
 @Suite("A scope's reads")
@@ -52,5 +52,14 @@ struct AccessListTests {
     pair.first = 3
     model.manual = 1
     #expect(log.events == ["counter and pair", "model"])
+  }
+}
+
+extension AccessList {
+  /// The properties this scope read, by object type and property name.
+  var dependencies: [TrackingDependency] {
+    var result: [TrackingDependency] = []
+    forEach { result += TrackingDependency.all(of: $0.type, $0.properties) }
+    return result
   }
 }
