@@ -11,9 +11,19 @@
 /// let city = bindable.address.city    // writes profile.address in place
 /// ```
 ///
+/// It is also a property wrapper, as SwiftUI's `Bindable` is: `$` gives the bindable.
+///
+/// ```swift
+/// struct ProfileEditor {
+///   @TrackedBindable var profile: Profile
+///   var name: TrackedBinding<String> { $profile.name }
+/// }
+/// ```
+///
 /// Reading through a binding inside `withTracking` records the read like reading the
 /// property directly. The bindable holds the object strongly, as its bindings do.
 @dynamicMemberLookup
+@propertyWrapper
 public struct TrackedBindable<Object: AnyObject> {
   /// The object whose properties the bindings read and write.
   public let wrappedValue: Object
@@ -23,10 +33,14 @@ public struct TrackedBindable<Object: AnyObject> {
     self.wrappedValue = object
   }
 
-  /// Creates a bindable for `wrappedValue`; the property-wrapper spelling.
+  /// Creates a bindable for `wrappedValue`: `@TrackedBindable var model = Model()`, or
+  /// a stored `@TrackedBindable var model: Model` given at `init`.
   public init(wrappedValue: Object) {
     self.wrappedValue = wrappedValue
   }
+
+  /// The bindable itself, as `$model`: `$model.name` is a binding to `model.name`.
+  public var projectedValue: TrackedBindable<Object> { self }
 
   /// A binding to the object's property at `keyPath`; writes mutate it in place.
   public subscript<Value>(

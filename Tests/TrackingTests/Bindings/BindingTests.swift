@@ -31,6 +31,22 @@ struct BindingTests {
     #expect(name.wrappedValue == "Barbara")
   }
 
+  /// As a property wrapper: the property is the object, and `$` its bindings.
+  @Test func asAPropertyWrapperTheProjectionMakesTheBindings() {
+    struct Editor {
+      @TrackedBindable var profile: Profile
+    }
+    let profile = Profile()
+    let editor = Editor(profile: profile)
+    #expect(editor.profile === profile)
+    let name = editor.$profile.name
+    let events = Events()
+    withTracking { _ = name.wrappedValue } onChange: { events("name") }
+    name.wrappedValue = "Grace"
+    #expect(profile.name == "Grace")
+    #expect(events.all == ["name"])
+  }
+
   @Test func aSetThroughABindingFiresTrackingOfThatPropertyOnly() {
     let profile = Profile()
     let bindable = TrackedBindable(profile)
