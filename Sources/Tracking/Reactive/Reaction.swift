@@ -52,24 +52,26 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// isolation: where the change happens when that is on it and delivery is immediate
   /// (`immediate`), else scheduled there. (Two constants rather than an enum with a
   /// payload: testing them on every change then copies nothing.)
-  private let owner: OwnerCallbacks?
+  let owner: OwnerCallbacks?
   private let immediate: Bool
   /// The closure of a reaction without an owner, called on `isolation` only.
-  private let body: Callable?
+  let body: Callable?
   /// The closure's isolation.
   private let isolation: (any Actor)?
   /// Immediate delivery of a nonisolated closure: every change runs it where it
   /// happens (decided once).
   private let runsAnywhere: Bool
   /// Whether runs hand the closure the change (an event); else the change is only kept.
-  private let bodyTakesChange: Bool
+  let bodyTakesChange: Bool
   /// The object an owner-bound observation lives for (see `observe(_:_:)`): when it is
   /// gone, the reaction ends.
   private let boundOwner: WeakReference?
   /// The owner wants to hear of every change while it has not run yet.
   private let hearsEveryChange: Bool
   /// What the latest run started (see "Ownership").
-  @exclusivity(unchecked) private var owned: [Owned] = []
+  @exclusivity(unchecked) var owned: [Owned] = []
+  // `owner`, `body`, `bodyTakesChange` and `owned` are internal, not private, for the
+  // runs in `ReactionRuns.swift`; nothing else uses them.
 
   /// A reaction whose closure `body` runs on its isolation (continuous observation).
   package init(
@@ -136,7 +138,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// Whether a change starts a run on the thread that made it (immediate delivery, and
   /// that thread is on the closure's isolation). Inlined: most reactions answer from
   /// their two constants, without a call.
-  private var runsWhereChanged: Bool {
+  var runsWhereChanged: Bool {
     @inline(__always) get {
       if runsAnywhere { return true }
       guard immediate else { return false }
@@ -300,7 +302,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   /// Schedules one run on the closure's isolation, unless one is scheduled already.
-  private func scheduleRun() {
+  func scheduleRun() {
     let first = state.withLock { state -> Bool in
       guard !state.cancelled, !state.scheduled else { return false }
       state.scheduled = true
@@ -323,160 +325,6 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     if let change { runLoop(change) }
   }
 
-  // MARK: Runs (on the closure's isolation)
-
-  /// Runs the closure for `change`, then again for as long as a change that arrived
-  /// meanwhile asks for a run here. The first run is marked as under way on this thread.
-  /// Kept out of line: it has four callers (the first run, a change that runs where it
-  /// happens, the same alone in its batch, a scheduled run), and `callback.rerun`
-  /// measured the same instructions either way.
-  @inline(never)
-  private func runLoop(_ change: consuming RunChange) {
-    // The body is switched over in place, not bound first: a binding held across the
-    // loop would retain the closure for it.
-    if case .none = body { return }
-    var next: RunChange? = consume change
-    while let change = next.take() {
-      next = runMarked(change) { reads in
-        switch self.body.unsafelyUnwrapped {
-        case .plain(let body):
-          collect(into: &reads, body)
-        case .event(let body):
-          // `cancel()` on the event ends this reaction, not only its observer.
-          let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
-          collect(into: &reads) { body(event) }
-        }
-      }
-    }
-  }
-
-  /// Runs `body` now as this reaction's run, on the caller's thread, if a change asks
-  /// for one (or it never ran): for owners, who call it when they were told a run is
-  /// needed, and may call it any time. Returns whether `body` ran.
-  ///
-  /// Not generic: owners are often generic themselves (``TrackedValues``, the Combine
-  /// bridge) and call it from code specialized in another module, where a generic
-  /// run would look up `Optional<T>`'s metadata at every call. A body that computes a
-  /// value stores it in the caller's own variable.
-  @discardableResult
-  package func run(ifNeeded: Bool = true, _ body: () -> Void) -> Bool {
-    let thread = tracking_current_thread()
-    let change = state.withLock { state -> RunChange? in
-      state.scheduled = false
-      guard !state.cancelled, state.runningThread == 0 else { return nil }
-      guard !ifNeeded || state.isStale else { return nil }
-      return state.beginRun(on: thread, keepsSource: false)
-    }
-    guard let change else { return false }
-    _ = runMarked(change) { reads in collect(into: &reads, body) }
-    return true
-  }
-
-  private func tellOwnerIfNeeded() {
-    guard let owner else { return }
-    let tell = state.withLock { state -> Bool in
-      guard !state.cancelled, state.isStale, !state.scheduled else { return false }
-      state.scheduled = true
-      return true
-    }
-    if tell { owner.needsRun() }
-  }
-
-  /// One run, marked as under way on this thread: pulls first if only computations
-  /// changed (and skips the run if none did), then runs `body` tracked and ends the run.
-  /// Returns the change of the next run when it must start now, on this thread.
-  /// Always inlined: left to the optimizer, whether it is inlined into ``runLoop(_:)``
-  /// flips with unrelated changes elsewhere in the module, and out of line the run's
-  /// change and end are copied through value witnesses (about 600 instructions more
-  /// per continuous re-run, `callback.rerun`).
-  @inline(__always)
-  private func runMarked(_ change: RunChange, _ body: (inout AccessList) -> Void) -> RunChange? {
-    if change.mustPull {
-      guard pullConfirmsChange() else { return endRun(changed: false) }
-      state.withLock { $0.lastChange = change.confirmed }
-    }
-    if _slowPath(!owned.isEmpty) { endOwned() }
-    // The run's scope, in stack memory deinitialized here only when it holds a
-    // reference: a run that read only computations skips its destruction. Written
-    // out here and in `DerivedComputation.recompute(thread:)`: one generic helper for
-    // both measured 5–18 % slower on the derived and re-run rows (the scope no longer
-    // stays in place through its extra closure).
-    let end = withUnsafeTemporaryAllocation(of: AccessList.self, capacity: 1) { buffer in
-      let reads = buffer.baseAddress.unsafelyUnwrapped
-      reads.initialize(to: AccessList())
-      reads.pointee.isNodeRun = true
-      reads.pointee.node = graph
-      let end = runTracked(recording: &reads.pointee, body)
-      if !reads.pointee.holdsNoReference { reads.deinitialize(count: 1) }
-      return end
-    }
-    return follow(end)
-  }
-
-  /// Runs `body` tracked into `reads`, and ends the run (see ``runMarked(_:_:)``).
-  @inline(__always)
-  private func runTracked(recording reads: inout AccessList, _ body: (inout AccessList) -> Void) -> RunEnd {
-    makeCurrent { body(&reads) }
-    let thread = tracking_current_thread()
-    let runsHere = runsWhereChanged
-    return adopt(reads) { state, changedElsewhere in
-      state.endRun(changed: changedElsewhere, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
-    }
-  }
-
-  /// Whether a computation this reaction read changed value (pulling each up to date,
-  /// in the order the latest run read them).
-  ///
-  /// Walks the links under the graph lock, and leaves it to bring a stale computation
-  /// up to date (retained meanwhile). If the links changed meanwhile (a cancellation),
-  /// it starts again from the first.
-  private func pullConfirmsChange() -> Bool {
-    let thread = tracking_current_thread()
-    Graph.enter()
-    defer { Graph.leave() }
-    var link = graph.pointee.deps
-    while let current = link {
-      let input = current.pointee.dep
-      if input.pointee.needsUpdate(on: thread) {
-        let epoch = graph.pointee.epoch
-        let computation = input.pointee.owner.retain()
-        Graph.leave()
-        computation._withUnsafeGuaranteedRef { Computation.ensureCurrent(unsafeDowncast($0, to: Computation.self)) }
-        computation.release()
-        Graph.enter()
-        guard graph.pointee.epoch == epoch else {
-          link = graph.pointee.deps
-          continue
-        }
-      }
-      if input.pointee.hasChanged(since: current.pointee.version, thread: thread) { return true }
-      link = current.pointee.nextDep
-    }
-    return false
-  }
-
-  /// Ends a run that did not happen (nothing it read had changed).
-  private func endRun(changed: Bool) -> RunChange? {
-    let thread = tracking_current_thread()
-    let runsHere = runsWhereChanged
-    let end = state.withLock { state in
-      state.endRun(changed: changed, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
-    }
-    return follow(end)
-  }
-
-  @inline(__always)
-  private func follow(_ end: consuming RunEnd) -> RunChange? {
-    switch consume end {
-    case .idle: return nil
-    case .next(let change): return change
-    case .scheduled:
-      if owner != nil { tellOwnerIfNeeded() } else { scheduleRun() }
-    case .cancelled: finishCancel()
-    }
-    return nil
-  }
-
   // MARK: Ownership
 
   /// Takes what the closure starts during the run under way (on the running thread).
@@ -485,7 +333,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   /// Ends what the latest run owns (see "Ownership" for who may call it).
-  private func endOwned() {
+  func endOwned() {
     let ending = owned
     owned = []
     LifetimeOwner.end(ending)
@@ -493,7 +341,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
 
   // MARK: Cancelling
 
-  private func finishCancel() {
+  func finishCancel() {
     let (dropped, endsOwned) = state.withLock { state in
       defer {
         state.pendingChange = nil

@@ -1,6 +1,9 @@
-/// The steps of a ``Reaction``'s runs, on its ``NodeState`` (under its lock), and the
-/// values that carry a change from the thread that made it to a run. The rules they
-/// serve are in `Reaction`'s documentation.
+import CTrackingSupport
+
+/// A ``Reaction``'s runs: the values that carry a change from the thread that made it
+/// to a run, the steps of a run on its ``NodeState`` (under its lock), and the runs
+/// themselves, on the closure's isolation or the owner's thread. How a change leads to a
+/// run is in `Reaction.swift`, and the rules they serve in `Reaction`'s documentation.
 
 /// A change as a node keeps it (pending, then as the latest run's): its kind and its
 /// description, without an event around it (a run's event cancels the reaction,
@@ -83,5 +86,161 @@ extension NodeState {
     guard isStale else { return .idle }
     if runsHere && !nextRunIsScheduled { return .next(beginRun(on: thread, keepsSource: keepsSource)) }
     return .scheduled
+  }
+}
+
+// MARK: Runs (on the closure's isolation)
+
+extension Reaction {
+  /// Runs the closure for `change`, then again for as long as a change that arrived
+  /// meanwhile asks for a run here. The first run is marked as under way on this thread.
+  /// Kept out of line: it has four callers (the first run, a change that runs where it
+  /// happens, the same alone in its batch, a scheduled run), and `callback.rerun`
+  /// measured the same instructions either way.
+  @inline(never)
+  func runLoop(_ change: consuming RunChange) {
+    // The body is switched over in place, not bound first: a binding held across the
+    // loop would retain the closure for it.
+    if case .none = body { return }
+    var next: RunChange? = consume change
+    while let change = next.take() {
+      next = runMarked(change) { reads in
+        switch self.body.unsafelyUnwrapped {
+        case .plain(let body):
+          collect(into: &reads, body)
+        case .event(let body):
+          // `cancel()` on the event ends this reaction, not only its observer.
+          let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
+          collect(into: &reads) { body(event) }
+        }
+      }
+    }
+  }
+
+  /// Runs `body` now as this reaction's run, on the caller's thread, if a change asks
+  /// for one (or it never ran): for owners, who call it when they were told a run is
+  /// needed, and may call it any time. Returns whether `body` ran.
+  ///
+  /// Not generic: owners are often generic themselves (``TrackedValues``, the Combine
+  /// bridge) and call it from code specialized in another module, where a generic
+  /// run would look up `Optional<T>`'s metadata at every call. A body that computes a
+  /// value stores it in the caller's own variable.
+  @discardableResult
+  package func run(ifNeeded: Bool = true, _ body: () -> Void) -> Bool {
+    let thread = tracking_current_thread()
+    let change = state.withLock { state -> RunChange? in
+      state.scheduled = false
+      guard !state.cancelled, state.runningThread == 0 else { return nil }
+      guard !ifNeeded || state.isStale else { return nil }
+      return state.beginRun(on: thread, keepsSource: false)
+    }
+    guard let change else { return false }
+    _ = runMarked(change) { reads in collect(into: &reads, body) }
+    return true
+  }
+
+  func tellOwnerIfNeeded() {
+    guard let owner else { return }
+    let tell = state.withLock { state -> Bool in
+      guard !state.cancelled, state.isStale, !state.scheduled else { return false }
+      state.scheduled = true
+      return true
+    }
+    if tell { owner.needsRun() }
+  }
+
+  /// One run, marked as under way on this thread: pulls first if only computations
+  /// changed (and skips the run if none did), then runs `body` tracked and ends the run.
+  /// Returns the change of the next run when it must start now, on this thread.
+  /// Always inlined: left to the optimizer, whether it is inlined into ``runLoop(_:)``
+  /// flips with unrelated changes elsewhere in the module, and out of line the run's
+  /// change and end are copied through value witnesses (about 600 instructions more
+  /// per continuous re-run, `callback.rerun`).
+  @inline(__always)
+  func runMarked(_ change: RunChange, _ body: (inout AccessList) -> Void) -> RunChange? {
+    if change.mustPull {
+      guard pullConfirmsChange() else { return endRun(changed: false) }
+      state.withLock { $0.lastChange = change.confirmed }
+    }
+    if _slowPath(!owned.isEmpty) { endOwned() }
+    // The run's scope, in stack memory deinitialized here only when it holds a
+    // reference: a run that read only computations skips its destruction. Written
+    // out here and in `DerivedComputation.recompute(thread:)`: one generic helper for
+    // both measured 5–18 % slower on the derived and re-run rows (the scope no longer
+    // stays in place through its extra closure).
+    let end = withUnsafeTemporaryAllocation(of: AccessList.self, capacity: 1) { buffer in
+      let reads = buffer.baseAddress.unsafelyUnwrapped
+      reads.initialize(to: AccessList())
+      reads.pointee.isNodeRun = true
+      reads.pointee.node = graph
+      let end = runTracked(recording: &reads.pointee, body)
+      if !reads.pointee.holdsNoReference { reads.deinitialize(count: 1) }
+      return end
+    }
+    return follow(end)
+  }
+
+  /// Runs `body` tracked into `reads`, and ends the run (see ``runMarked(_:_:)``).
+  @inline(__always)
+  func runTracked(recording reads: inout AccessList, _ body: (inout AccessList) -> Void) -> RunEnd {
+    makeCurrent { body(&reads) }
+    let thread = tracking_current_thread()
+    let runsHere = runsWhereChanged
+    return adopt(reads) { state, changedElsewhere in
+      state.endRun(changed: changedElsewhere, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
+    }
+  }
+
+  /// Whether a computation this reaction read changed value (pulling each up to date,
+  /// in the order the latest run read them).
+  ///
+  /// Walks the links under the graph lock, and leaves it to bring a stale computation
+  /// up to date (retained meanwhile). If the links changed meanwhile (a cancellation),
+  /// it starts again from the first.
+  func pullConfirmsChange() -> Bool {
+    let thread = tracking_current_thread()
+    Graph.enter()
+    defer { Graph.leave() }
+    var link = graph.pointee.deps
+    while let current = link {
+      let input = current.pointee.dep
+      if input.pointee.needsUpdate(on: thread) {
+        let epoch = graph.pointee.epoch
+        let computation = input.pointee.owner.retain()
+        Graph.leave()
+        computation._withUnsafeGuaranteedRef { Computation.ensureCurrent(unsafeDowncast($0, to: Computation.self)) }
+        computation.release()
+        Graph.enter()
+        guard graph.pointee.epoch == epoch else {
+          link = graph.pointee.deps
+          continue
+        }
+      }
+      if input.pointee.hasChanged(since: current.pointee.version, thread: thread) { return true }
+      link = current.pointee.nextDep
+    }
+    return false
+  }
+
+  /// Ends a run that did not happen (nothing it read had changed).
+  func endRun(changed: Bool) -> RunChange? {
+    let thread = tracking_current_thread()
+    let runsHere = runsWhereChanged
+    let end = state.withLock { state in
+      state.endRun(changed: changed, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
+    }
+    return follow(end)
+  }
+
+  @inline(__always)
+  func follow(_ end: consuming RunEnd) -> RunChange? {
+    switch consume end {
+    case .idle: return nil
+    case .next(let change): return change
+    case .scheduled:
+      if owner != nil { tellOwnerIfNeeded() } else { scheduleRun() }
+    case .cancelled: finishCancel()
+    }
+    return nil
   }
 }
