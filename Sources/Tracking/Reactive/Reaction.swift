@@ -345,6 +345,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     let (dropped, endsOwned) = state.withLock { state in
       defer {
         state.pendingChange = nil
+        state.unconfirmedChange = nil
         state.lastChange = nil
         state.dirty = false
         state.pending = false
@@ -361,6 +362,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     let first = super.cancel()
     let endsOwned = state.withLock { state -> Bool in
       state.pendingChange = nil
+      state.unconfirmedChange = nil
       state.lastChange = nil
       // A run under way ends what it owns when it sees the cancellation.
       guard state.runningThread == 0, !state.ownedEnded else { return false }

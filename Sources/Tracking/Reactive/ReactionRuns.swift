@@ -20,9 +20,8 @@ struct RunChange {
   /// For a closure that takes events.
   let source: EventSource?
   /// Only computations it read may have changed: pull them, and run only if one did.
+  /// The change waits in ``NodeState/unconfirmedChange`` meanwhile.
   let mustPull: Bool
-  /// The change, to become the latest run's once a pull confirms it.
-  var confirmed: KeptChange?
 }
 
 /// What a change does about running the closure.
@@ -68,7 +67,10 @@ extension NodeState {
     runningThread = thread
     causes.beginRun()
     let source = keepsSource ? change.description.eventSource : nil
-    if mustPull { return RunChange(kind: change.kind, source: source, mustPull: true, confirmed: change) }
+    if mustPull {
+      unconfirmedChange = consume change
+      return RunChange(kind: unconfirmedChange.unsafelyUnwrapped.kind, source: source, mustPull: true)
+    }
     lastChange = consume change
     return RunChange(kind: lastChange!.kind, source: source, mustPull: false)
   }
@@ -160,7 +162,7 @@ extension Reaction {
   func runMarked(_ change: RunChange, _ body: (inout AccessList) -> Void) -> RunChange? {
     if change.mustPull {
       guard pullConfirmsChange() else { return endRun(changed: false) }
-      state.withLock { $0.lastChange = change.confirmed }
+      state.withLock { $0.lastChange = $0.unconfirmedChange.take() }
     }
     if _slowPath(!owned.isEmpty) { endOwned() }
     // The run's scope, in stack memory deinitialized here only when it holds a
@@ -227,7 +229,8 @@ extension Reaction {
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
     let end = state.withLock { state in
-      state.endRun(changed: changed, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
+      state.unconfirmedChange = nil
+      return state.endRun(changed: changed, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
     }
     return follow(end)
   }

@@ -260,6 +260,10 @@ struct NodeState {
   var pendingChange: KeptChange?
   /// The change of the latest run.
   var lastChange: KeptChange?
+  /// The change of a run under way that pulls first (only computations it read may
+  /// have changed): it becomes `lastChange` if the pull confirms it, and is dropped if
+  /// not. Kept here, not in the run's ``RunChange``, so that confirming it is a move.
+  var unconfirmedChange: KeptChange?
   /// A run is scheduled on the closure's isolation (or its owner was told).
   var scheduled = false
   /// The next run must be scheduled, not started on the thread that ends the run under

@@ -100,6 +100,27 @@ struct BeyondAppleTests {
     token.cancel()
   }
 
+  /// A run that a derived value caused names it; a change that leaves the value equal
+  /// causes no run (the pull finds it unchanged) and leaves the previous run's event.
+  @Test func aTokensLastEventNamesTheDerivedValueThatCausedTheRun() {
+    let counter = Counter()
+    let parity = Derived { counter.count % 2 }
+    let runs = Received<Int>()
+    let token = observe { runs.append(parity.value); _ = counter.label }
+    counter.label = "renamed"
+    #expect(token.lastEvent?.matches(\Counter.label) == true)
+    counter.count = 2
+    #expect(runs.values == [0, 0])
+    #expect(token.lastEvent?.matches(\Counter.label) == true)
+    counter.count = 3
+    #expect(runs.values == [0, 0, 1])
+    #expect(token.lastEvent?.kind == .didSet)
+    #expect(token.lastEvent?.objectType == Derived<Int>.self)
+    #expect(token.lastEvent?.propertyName == "value")
+    token.cancel()
+    #expect(token.lastEvent == nil)
+  }
+
   @Test func cancellingTheLastEventEndsTheObservation() {
     let counter = Counter()
     let runs = Received<Int>()
