@@ -188,7 +188,7 @@ final class DerivedComputation: Computation, @unchecked Sendable {
       return
     }
     if announces { announce() }
-    endRecomputation(reads)
+    endRecomputation(&reads)
   }
 
   /// Moves the new value into the cache and moves to the next version. Under the

@@ -355,9 +355,9 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 
   /// Ends a recomputation that read `reads`: keeps or replaces the input observer, and
   /// makes the value stale again if an input changed on another thread before the new
-  /// observer could see it.
-  final func endRecomputation(_ reads: borrowing AccessList) {
-    let changedElsewhere = adopt(reads) { _, changedElsewhere in changedElsewhere }
+  /// observer could see it. (`inout`, though only read: see ``ReactiveNode/adopt(_:end:)``.)
+  final func endRecomputation(_ reads: inout AccessList) {
+    let changedElsewhere = adopt(&reads) { _, changedElsewhere in changedElsewhere }
     Graph.withLock { graph.pointee.runningThread = 0 }
     if changedElsewhere { becomeStale(dirty: true, deferred: false) }
   }

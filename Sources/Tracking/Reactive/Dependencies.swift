@@ -114,8 +114,13 @@ extension ReactiveNode {
   /// of it (a kept observer and a link heard everything), and returns what it returns.
   ///
   /// The one observer-reuse rule, for every kind of node.
+  ///
+  /// `reads` is `inout` though only read: the run's scope (some 150 bytes) then stays
+  /// where it is. Borrowed from the caller's `inout`, it was copied (`memcpy`) for the
+  /// call, and again for each function it is passed to that is not inlined (so
+  /// ``ReadSignature/matches(_:_:)`` is inlined).
   @inline(__always)
-  final func adopt<R>(_ reads: borrowing AccessList, end: (inout NodeState, _ changedElsewhere: Bool) -> R) -> R {
+  final func adopt<R>(_ reads: inout AccessList, end: (inout NodeState, _ changedElsewhere: Bool) -> R) -> R {
     var objectsKept = false
     var drops = 0
     var work = GraphWork()

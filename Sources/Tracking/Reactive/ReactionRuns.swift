@@ -188,7 +188,7 @@ extension Reaction {
     makeCurrent { body(&reads) }
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
-    return adopt(reads) { state, changedElsewhere in
+    return adopt(&reads) { state, changedElsewhere in
       state.endRun(changed: changedElsewhere, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
     }
   }

@@ -20,7 +20,9 @@ package struct ReadSignature {
   let entries: [Entry]
 
   /// ``matches(_:)`` for an optional signature (`nil` matches nothing), borrowed in
-  /// place rather than copied.
+  /// place rather than copied. Inlined, as is ``matches(_:)``: called out of line, the
+  /// scope it reads was copied for the call (see ``ReactiveNode/adopt(_:end:)``).
+  @inline(__always)
   static func matches(_ signature: borrowing ReadSignature?, _ reads: borrowing AccessList) -> Bool {
     switch signature {
     case .some(let signature): signature.matches(reads)
@@ -31,6 +33,7 @@ package struct ReadSignature {
   /// Whether `reads` read exactly what this signature describes, in the same order of
   /// first reads (a different order counts as different: the caller then installs
   /// afresh, which is correct, only slower). Allocates nothing.
+  @inline(__always)
   package func matches(_ reads: borrowing AccessList) -> Bool {
     guard reads.firstStorage != nil else { return entries.isEmpty }
     guard entries.count == (reads.others?.entries.count ?? 0) + 1,
