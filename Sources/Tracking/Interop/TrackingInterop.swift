@@ -168,7 +168,7 @@ public enum TrackingInterop {
     // Unchecked: an observer is safe to share across threads (see TrackingObserver);
     // Apple's `onChange` is `@Sendable` and only calls its thread-safe notify.
     let observer = UncheckedSendable(makeObserver())
-    let ((result, list), readApple) = withAppleTracking(
+    var ((result, list), readApple) = withAppleTracking(
       {
         AccessList.collect { () -> Result<T, Failure> in
           do throws(Failure) { return .success(try apply()) } catch { return .failure(error) }

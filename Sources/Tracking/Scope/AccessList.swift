@@ -63,7 +63,9 @@ package struct AccessList {
   /// pull): the run is stale already.
   var computationChangedBeforeLink = false
 
-  @usableFromInline init() {}
+  /// An empty scope. Inlinable: out of line, the scope was returned through a
+  /// temporary and copied (`memcpy`) into the caller's variable at every tracking.
+  @inlinable init() {}
 
   @inlinable package var isEmpty: Bool { firstStorage == nil }
 
@@ -295,6 +297,17 @@ package struct AccessList {
     _ body: () throws(Failure) -> T
   ) throws(Failure) -> (T, AccessList) {
     var list = AccessList()
+    let result = try collect(into: &list, body)
+    return (result, list)
+  }
+
+  /// ``collect(_:)`` into the caller's fresh `list`, which stays in place: returned in
+  /// a tuple, the list (some 150 bytes) is copied out with `memcpy`, and again when it
+  /// is handed to a function that is not inlined.
+  @inlinable
+  package static func collect<T, Failure: Error>(
+    into list: inout AccessList, _ body: () throws(Failure) -> T
+  ) throws(Failure) -> T {
     let enclosing = CurrentScope.accessList
     list.enclosing = enclosing
     let result = try withUnsafeMutablePointer(to: &list) { (pointer) throws(Failure) -> T in
@@ -302,7 +315,7 @@ package struct AccessList {
       return try CurrentScope.with(UnsafeMutableRawPointer(pointer), body)
     }
     list.enclosing = nil
-    return (result, list)
+    return result
   }
 
   /// Runs `body` with `list` as the thread's current scope, isolated from any enclosing
