@@ -114,11 +114,14 @@ package struct AccessList {
     computations.add(computation, version: version)
   }
 
-  /// The position of `storage`'s entry in `others`.
+  /// The position of `storage`'s entry in `others`. Inlined: a call out of line from a
+  /// `mutating` method copied the whole scope (some 150 bytes, `memcpy`) to pass it.
+  @inline(__always)
   private func position(of storage: RegistrarStorage) -> Int? {
     others?.position(of: storage)
   }
 
+  @inline(__always)
   private mutating func append(_ entry: consuming Entry) {
     if others == nil {
       others = OtherObjects(entry)

@@ -30,6 +30,7 @@ struct OtherObjects {
   }
 
   /// Adds the entry of an object that has none yet.
+  @inline(__always)
   mutating func append(_ entry: consuming AccessList.Entry) {
     entries.append(entry)
     if index != nil {
