@@ -8,7 +8,8 @@ import CTrackingSupport
 /// A change as a node keeps it (pending, then as the latest run's): its kind and its
 /// description, without an event around it (a run's event cancels the reaction,
 /// whichever observer reported the change), so that keeping one refers to nothing but
-/// the change. Moved, not copied, from `pendingChange` to `lastChange`.
+/// the change. Moved, not copied, from `pendingChange` to `lastChange` (through
+/// `unconfirmedChange` when the run pulls first).
 struct KeptChange {
   let kind: TrackingEvent.Kind
   let description: ChangeDescription
