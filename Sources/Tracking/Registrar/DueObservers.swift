@@ -36,11 +36,13 @@ struct DueObservers {
     }
   }
 
-  /// Calls `body` with each observer, in the order they were added.
-  func forEach(_ body: (TrackingObserver) -> Void) {
-    guard let first else { return }
+  /// Calls `body` with each observer, in the order they were added, moving the first
+  /// two out of the list: read from it, each was retained for the call and released
+  /// again with the list (two pairs per write that reaches two observers).
+  mutating func drain(_ body: (TrackingObserver) -> Void) {
+    guard let first = first.take() else { return }
     body(first)
-    guard let second else { return }
+    guard let second = second.take() else { return }
     body(second)
     for observer in rest { body(observer) }
   }

@@ -352,7 +352,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
       // Moved out of the list: read from it, the observer would be retained for the call.
       (consume due).takeOnly().unsafelyUnwrapped.notifyWillSet(change)
     } else {
-      due.forEach { $0.notifyWillSet(change) }
+      due.drain { $0.notifyWillSet(change) }
     }
     change.source?.endDelivery()
   }
