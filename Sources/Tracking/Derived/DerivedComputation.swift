@@ -143,16 +143,16 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   // MARK: Recomputing
 
   override func recompute(thread: UInt) {
-    // The run's scope lives in stack memory this function deinitializes itself: a run
-    // that reads only computations, the common case in a graph, leaves it holding no
-    // reference, and then skips the scope's destruction (about 50 instructions).
+    // The run's scope lives in stack memory this function deinitializes itself,
+    // releasing only what it holds: a run that reads only computations, the common
+    // case in a graph, leaves it holding nothing (see `AccessList.deinitialize(_:)`).
     withUnsafeTemporaryAllocation(of: AccessList.self, capacity: 1) { buffer in
       let reads = buffer.baseAddress.unsafelyUnwrapped
       reads.initialize(to: AccessList())
       reads.pointee.isNodeRun = true
       reads.pointee.node = graph
       recompute(recording: &reads.pointee)
-      if !reads.pointee.holdsNoReference { reads.deinitialize(count: 1) }
+      AccessList.deinitialize(reads)
     }
   }
 

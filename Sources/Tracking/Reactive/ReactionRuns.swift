@@ -166,8 +166,8 @@ extension Reaction {
       state.withLock { $0.lastChange = $0.unconfirmedChange.take() }
     }
     if _slowPath(!owned.isEmpty) { endOwned() }
-    // The run's scope, in stack memory deinitialized here only when it holds a
-    // reference: a run that read only computations skips its destruction. Written
+    // The run's scope, in stack memory deinitialized here, releasing only what it
+    // holds: a run that read only computations releases nothing. Written
     // out here and in `DerivedComputation.recompute(thread:)`: one generic helper for
     // both measured 5–18 % slower on the derived and re-run rows (the scope no longer
     // stays in place through its extra closure).
@@ -177,7 +177,7 @@ extension Reaction {
       reads.pointee.isNodeRun = true
       reads.pointee.node = graph
       let end = runTracked(recording: &reads.pointee, body)
-      if !reads.pointee.holdsNoReference { reads.deinitialize(count: 1) }
+      AccessList.deinitialize(reads)
       return end
     }
     return follow(end)
