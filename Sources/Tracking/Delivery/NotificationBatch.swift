@@ -118,7 +118,7 @@ struct NotificationBatch {
       // Queued changes are kept as one object, shared by every entry of this change.
       var boxed: EventSource?
       var isBoxed = false
-      observers.forEach { observer in
+      observers.drain { observer in
         if observer.kind == .node {
           observer.notifyDidSet(change)
         } else {
@@ -191,13 +191,21 @@ struct NotificationBatch {
 /// with one thing to run allocates nothing.
 struct SmallQueue<Element> {
   private var first: Element?
-  private var rest: [Element] = []
+  /// The entries after the first. Optional, so that each is moved out when it is
+  /// taken (`take()`): a copy would retain it, and clearing the array release it again.
+  private var rest: [Element?] = []
   private var taken = 0
+
+  /// Room for this many entries after the first at once, when the first of them comes:
+  /// a batch that reaches many reactions (a source read by fifty effects) would
+  /// otherwise reallocate at the second, third, fifth, ninth...
+  private static var initialCapacity: Int { 15 }
 
   mutating func append(_ element: Element) {
     if first == nil && rest.isEmpty {
       first = element
     } else {
+      if rest.capacity == 0 { rest.reserveCapacity(Self.initialCapacity) }
       rest.append(element)
     }
   }
@@ -210,14 +218,13 @@ struct SmallQueue<Element> {
     // Moved out, not copied and cleared (which would retain and release the entry).
     if first != nil { return first.take() }
     guard taken < rest.count else { return nil }
-    defer {
-      taken += 1
-      if taken == rest.count {
-        rest.removeAll(keepingCapacity: true)
-        taken = 0
-      }
+    let element = rest[taken].take()
+    taken += 1
+    if taken == rest.count {
+      rest.removeAll(keepingCapacity: true)
+      taken = 0
     }
-    return rest[taken]
+    return element
   }
 }
 
