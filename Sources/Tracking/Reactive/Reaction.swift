@@ -164,7 +164,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       if state.withLock({ !$0.cancelled && !Self.isOwnChange($0, thread: thread) }) { willChange() }
       return
     }
-    changed(.willSet, change, requested: true, atBatchEnd: false)
+    changed(.willSet, { change }, requested: true, atBatchEnd: false)
   }
 
   /// With `.willSet` only, the did-set is heard too: a run that another thread's
@@ -173,7 +173,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// coalesces with a run not yet started.
   override func sourceDidChange(_ change: ChangeDescription) {
     recordCause(.didSet, change)
-    changed(.didSet, change, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true)
+    changed(.didSet, { change }, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true)
   }
 
   /// The change's only observer, for a change made outside any batch: the run that the
@@ -182,17 +182,18 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   override func sourceDidChangeAlone(_ change: ChangeDescription) {
     recordCause(.didSet, change)
     changed(
-      .didSet, change, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true, alone: true)
+      .didSet, { change }, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true, alone: true)
   }
 
   /// A derived value changes when it is recomputed, which this reaction's run will do
   /// (by pulling it) if it must: the change is of the kind the options ask for, and
   /// names the derived value.
   override func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {
-    let change: ChangeDescription = changeNeeds == .nothing ? .none : .computation(ComputationChange(computation: computation))
-    recordCause(.didSet, change)
+    let describes = changeNeeds != .nothing
+    if introspects { recordCause(.didSet, .computation(ComputationChange(computation: computation))) }
     changed(
-      options.contains(.didSet) || !hearsWillSet ? .didSet : .willSet, change, requested: true,
+      options.contains(.didSet) || !hearsWillSet ? .didSet : .willSet,
+      { describes ? .computation(ComputationChange(computation: computation)) : .none }, requested: true,
       atBatchEnd: !deferred, startsHere: !deferred, certain: false)
   }
 
@@ -200,9 +201,9 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// as for our objects, except that the did-set run is *scheduled* on the closure's
   /// isolation, never started here, where the property still holds its old value.
   override func appleSourceWillChange() {
-    if options.contains(.willSet) { changed(.willSet, .none, requested: true, atBatchEnd: false) }
+    if options.contains(.willSet) { changed(.willSet, { .none }, requested: true, atBatchEnd: false) }
     if !options.isDisjoint(with: [.willSet, .didSet]) {
-      changed(.didSet, .none, requested: options.contains(.didSet), atBatchEnd: false, startsHere: false)
+      changed(.didSet, { .none }, requested: options.contains(.didSet), atBatchEnd: false, startsHere: false)
     }
   }
 
@@ -213,7 +214,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     }
     state.withLock { $0.dependencies.signature = nil }
     recordCause(.deinit, .none)
-    if options.contains(.deinit) { changed(.deinit, .none, requested: true, atBatchEnd: false) }
+    if options.contains(.deinit) { changed(.deinit, { .none }, requested: true, atBatchEnd: false) }
   }
 
   /// Takes one change. `requested`: of a kind the options asked for (else it asks for a
@@ -223,15 +224,19 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// change, which the run confirms by pulling. `alone`: the batch was opened for this
   /// change, of which this reaction is the only observer, so it does at once what
   /// ``flush()`` would do first when the batch drains.
+  ///
+  /// `change` makes the change's description, only when it becomes the pending one: a
+  /// derived value's is made there (made before and copied in, its computation was
+  /// retained and released once more).
   private func changed(
-    _ kind: TrackingEvent.Kind, _ change: ChangeDescription, requested: Bool, atBatchEnd: Bool,
+    _ kind: TrackingEvent.Kind, _ change: () -> ChangeDescription, requested: Bool, atBatchEnd: Bool,
     startsHere: Bool = true, certain: Bool = true, alone: Bool = false
   ) {
     let thread = tracking_current_thread()
     let runsHere = startsHere && runsWhereChanged
     let start = state.withLock { state -> RunStart in
       guard !state.cancelled, !Self.isOwnChange(state, thread: thread) else { return .none }
-      if requested || state.pendingChange == nil { state.pendingChange = KeptChange(kind: kind, description: change) }
+      if requested || state.pendingChange == nil { state.pendingChange = KeptChange(kind: kind, description: change()) }
       if !startsHere { state.nextRunIsScheduled = true }
       let wasWaiting = state.isStale
       if certain { state.dirty = true } else { state.pending = true }
