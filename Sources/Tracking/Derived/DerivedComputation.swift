@@ -69,9 +69,11 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   func beginRead() -> UnsafeMutableRawPointer {
     Graph.enter()
     if _slowPath(graph.pointee.needsUpdate || graph.pointee.runningThread != 0) {
-      Graph.leave()
-      Computation.ensureCurrent(self)
-      Graph.enter()
+      let thread = tracking_current_thread()
+      if graph.pointee.needsUpdate(on: thread) {
+        Computation.bringUpToDate(graph, thread: thread)
+        Graph.enter()
+      }
     }
     return cache
   }

@@ -207,9 +207,19 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       Graph.leave()
       return
     }
+    bringUpToDate(root.graph, thread: thread)
+  }
+
+  /// ``ensureCurrent(_:)`` for a caller that holds the graph lock and found `root` in
+  /// need of an update (``GraphNode/needsUpdate(on:)``): returns with the lock
+  /// released. Keeping `root` alive is the caller's part. (Through `ensureCurrent`, the
+  /// caller left the lock for it to take it again and check again.) Not inlined: its
+  /// stack of frames, inlined into a read, made every read set up a larger frame.
+  @inline(never)
+  static func bringUpToDate(_ root: GraphRef, thread: UInt) {
     withUnsafeTemporaryAllocation(of: PullFrame.self, capacity: PullStack.inlineCapacity) { buffer in
       var waiting = PullStack(buffer)
-      pull(root.graph, thread: thread, waiting: &waiting)
+      pull(root, thread: thread, waiting: &waiting)
     }
   }
 

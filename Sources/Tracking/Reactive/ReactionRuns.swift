@@ -214,8 +214,7 @@ extension Reaction {
       if input.pointee.needsUpdate(on: thread) {
         let epoch = graph.pointee.epoch
         let computation = input.pointee.owner.retain()
-        Graph.leave()
-        computation._withUnsafeGuaranteedRef { Computation.ensureCurrent(unsafeDowncast($0, to: Computation.self)) }
+        Computation.bringUpToDate(input, thread: thread)
         computation.release()
         Graph.enter()
         guard graph.pointee.epoch == epoch else {
