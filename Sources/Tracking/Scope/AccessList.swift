@@ -72,8 +72,12 @@ package struct AccessList {
   /// Deinitializes the scope at `scope`, in memory its caller owns, releasing only the
   /// references it holds. A run's scope mostly holds none (it read only computations)
   /// or one (it read one object, fewer than 64 of its properties): the value witness
-  /// would release every field, `nil` ones included, through an outlined call (about
-  /// 50 instructions for a scope that holds nothing, 30 for one that holds an object).
+  /// would call `swift_release` on every field that can hold a reference, `nil` ones
+  /// included, through an outlined call.
+  ///
+  /// Invariant: the fields checked here are every stored property that can hold a
+  /// reference besides `firstStorage`. A new one must be checked here too, or a scope
+  /// holding it would leak it.
   @inline(__always)
   static func deinitialize(_ scope: UnsafeMutablePointer<AccessList>) {
     guard scope.pointee.others == nil, scope.pointee.computations.isEmpty,
