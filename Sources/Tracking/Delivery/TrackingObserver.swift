@@ -92,6 +92,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     /// Whether a `node` observer hears will-sets, and did-sets.
     let nodeHearsWillSet: Bool
     let nodeHearsDidSet: Bool
+    /// Whether a `node` observer's node is a ``Computation`` that records no causes
+    /// (see ``TrackingObserver/observesPlainComputation``).
+    let nodeIsPlainComputation: Bool
     /// See ``TrackingObserver/sharedBits``. Sits in the padding after the flags, so
     /// an observer does not grow.
     var sharedBits: UInt32 = 0
@@ -113,7 +116,8 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     make(
       Callbacks(
         kind: kind, willSetNeeds: willSet?.needs ?? .nothing, didSetNeeds: didSet?.needs ?? .nothing,
-        nodeHearsWillSet: false, nodeHearsDidSet: false, willSet: willSet, didSet: didSet, deinit: `deinit`,
+        nodeHearsWillSet: false, nodeHearsDidSet: false, nodeIsPlainComputation: false, willSet: willSet,
+        didSet: didSet, deinit: `deinit`,
         node: nil))
   }
 
@@ -125,7 +129,8 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     make(
       Callbacks(
         kind: .node, willSetNeeds: hearsWillSet ? needs : .nothing, didSetNeeds: needs,
-        nodeHearsWillSet: hearsWillSet, nodeHearsDidSet: hearsDidSet, willSet: nil, didSet: nil, deinit: nil,
+        nodeHearsWillSet: hearsWillSet, nodeHearsDidSet: hearsDidSet,
+        nodeIsPlainComputation: node.isComputation && !node.introspects, willSet: nil, didSet: nil, deinit: nil,
         node: node))
   }
 
@@ -221,6 +226,19 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   @inline(__always)
   private func withNode(_ body: (ReactiveNode) -> Void) {
     Unmanaged.passUnretained(callbacks.pointee.node.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+  }
+
+  /// Whether this is the observer of a ``Computation`` that records no causes: all
+  /// its did-set does is make the computation dirty (see
+  /// ``DueObservers/reachesOnlyComputations``). Fixed at creation: read without
+  /// synchronization.
+  var observesPlainComputation: Bool { callbacks.pointee.nodeIsPlainComputation }
+
+  /// The graph node of a `node` observer's node.
+  var nodeGraph: GraphRef {
+    var graph: GraphRef?
+    withNode { graph = $0.graph }
+    return graph.unsafelyUnwrapped
   }
 
   /// Whether the observer still takes events (it is neither due nor finished).

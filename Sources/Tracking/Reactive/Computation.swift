@@ -81,16 +81,46 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     var work = GraphWork()
     work.deferred = deferred
     Graph.enter()
-    let node = graph
-    if !node.pointee.cancelled && node.pointee.runningThread != thread {
-      node.pointee.staleMarks &+= 1
-      if dirty { node.pointee.appleInFlight = node.pointee.appleInFlight && deferred }
-      let wasStale = node.pointee.isStale
-      if dirty { node.pointee.dirty = true } else { node.pointee.pending = true }
-      if !wasStale { Self.propagate(from: node, thread: thread, work: &work) }
-    }
+    Self.markStale(graph, dirty: dirty, thread: thread, work: &work)
     Graph.leave()
     if !work.isEmpty { work.perform() }
+  }
+
+  /// ``becomeStale(dirty:deferred:)`` for the computations that one change reaches
+  /// together (the did-set of a property that several derived values read): all are
+  /// made dirty in one critical section, in the order of `observers` (each one's
+  /// propagation finds what the previous ones marked, as it would one after the
+  /// other), and the reactions reached are told once it is left, in the change's
+  /// batch. Every observer is a computation's that records no causes (see
+  /// ``DueObservers/reachesOnlyComputations``): its did-set does nothing else. The
+  /// observers are released after the lock, since a release may free a node.
+  static func becomeDirty(_ observers: consuming DueObservers) {
+    let thread = tracking_current_thread()
+    var work = GraphWork()
+    Graph.enter()
+    observers.forEach { observer in
+      // Cancelled since the registrar collected it: it hears nothing, as in
+      // `TrackingObserver.notifyDidSet`.
+      guard observer.isPending else { return }
+      markStale(observer.nodeGraph, dirty: true, thread: thread, work: &work)
+    }
+    Graph.leave()
+    _ = consume observers
+    guard !work.isEmpty else { return }
+    NotificationBatch.run { work.perform() }
+  }
+
+  /// Marks `node` stale (dirty, or pending) under the graph lock and, if it was
+  /// current, passes the change on (see ``becomeStale(dirty:deferred:)``). A node that
+  /// is cancelled, or running on this thread (its own write), hears nothing.
+  @inline(__always)
+  private static func markStale(_ node: GraphRef, dirty: Bool, thread: UInt, work: inout GraphWork) {
+    guard !node.pointee.cancelled && node.pointee.runningThread != thread else { return }
+    node.pointee.staleMarks &+= 1
+    if dirty { node.pointee.appleInFlight = node.pointee.appleInFlight && work.deferred }
+    let wasStale = node.pointee.isStale
+    if dirty { node.pointee.dirty = true } else { node.pointee.pending = true }
+    if !wasStale { propagate(from: node, thread: thread, work: &work) }
   }
 
   /// Passes a change on from `root`, which just became stale, to everything

@@ -104,6 +104,47 @@ struct DerivedGraphTests {
     token.cancel()
   }
 
+  /// A write that only derived values read marks them all at once: their observers
+  /// still run once each, in the order the values first read the property, inside a
+  /// transaction or not; a value whose `Derived` is gone hears nothing.
+  @Test func derivedValuesReadingOnePropertyRunTheirObserversInTheOrderTheyReadIt() {
+    let s = Source()
+    let log = Effect()
+    let values = (1...3).map { factor in Derived { s.a * factor } }
+    let tokens = values.map { value in observe { log.record(value.value) } }
+    #expect(log.values == [1, 2, 3])
+    s.a = 2
+    #expect(log.values == [1, 2, 3, 2, 4, 6])
+    withTransaction { s.a = 3 }
+    #expect(log.values == [1, 2, 3, 2, 4, 6, 3, 6, 9])
+    // The middle one's observation and value end: the others carry on.
+    tokens[1].cancel()
+    do {
+      let middle = Derived { s.a * 100 }
+      observe { _ = middle.value }.cancel()
+    }
+    s.a = 4
+    #expect(log.values == [1, 2, 3, 2, 4, 6, 3, 6, 9, 4, 12])
+    tokens.forEach { $0.cancel() }
+  }
+
+  /// With a reaction that reads the property itself among the derived values, the
+  /// change reaches each in the order they read it.
+  @Test func aReactionReadingThePropertyItselfKeepsItsPlaceAmongDerivedValues() {
+    let s = Source()
+    let log = Effect()
+    let first = Derived { s.a * 10 }
+    let last = Derived { s.a * 30 }
+    let tokens = [
+      observe { log.record(first.value) },
+      observe { log.record(s.a * 20) },
+      observe { log.record(last.value) },
+    ]
+    s.a = 2
+    #expect(log.values == [10, 20, 30, 20, 40, 60])
+    tokens.forEach { $0.cancel() }
+  }
+
   @Test func oneShotDidSetTrackingsAndSequencesDownstreamRunOnce() async {
     let s = Source()
     let b = Derived { s.a * 2 }
