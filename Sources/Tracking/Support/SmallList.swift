@@ -11,6 +11,9 @@ struct SmallList<Element> {
     if first == nil {
       first = element
     } else {
+      // Past one, a list usually grows on (a propagation that reaches fifty
+      // reactions): room for fifteen at once saves four reallocations.
+      if rest.capacity == 0 { rest.reserveCapacity(15) }
       rest.append(element)
     }
   }
