@@ -91,7 +91,8 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// made dirty in one critical section, in the order of `observers` (each one's
   /// propagation finds what the previous ones marked, as it would one after the
   /// other), and the reactions reached are told once it is left, in the change's
-  /// batch. Every observer is a computation's that records no causes (see
+  /// batch (one reaction reached by a change made outside any batch is told it is the
+  /// only one, and may run at once: see ``GraphWork/tellAlone()``). Every observer is a computation's that records no causes (see
   /// ``DueObservers/reachesOnlyComputations``): its did-set does nothing else. The
   /// observers are released after the lock, since a release may free a node.
   static func becomeDirty(_ observers: consuming DueObservers) {
@@ -107,6 +108,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     Graph.leave()
     _ = consume observers
     guard !work.isEmpty else { return }
+    if work.isOneTell && !NotificationBatch.isOpen { return work.tellAlone() }
     NotificationBatch.run { work.perform() }
   }
 

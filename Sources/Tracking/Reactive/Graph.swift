@@ -261,6 +261,23 @@ struct GraphWork {
     work.releases.forEach { $0.release() }
   }
 
+  /// Whether the work is one reaction to tell, and nothing else.
+  var isOneTell: Bool { lists == nil && firstTell != nil }
+
+  /// Does work that ``isOneTell``, for a change made outside any batch: the reaction
+  /// is the only thing a batch opened for the change would run, so it is told so
+  /// (``ReactiveNode/computationMayHaveChangedAlone(_:)``). Never deferred.
+  func tellAlone() {
+    let tell = firstTell.unsafelyUnwrapped
+    tell.reaction._withUnsafeGuaranteedRef { reaction in
+      tell.computation._withUnsafeGuaranteedRef { computation in
+        reaction.computationMayHaveChangedAlone(unsafeDowncast(computation, to: Computation.self))
+      }
+    }
+    tell.reaction.release()
+    tell.computation.release()
+  }
+
   /// Tells `reaction` that `computation` may have changed, and releases both.
   private static func tell(_ reaction: Unmanaged<ReactiveNode>, of computation: Unmanaged<ReactiveNode>, deferred: Bool) {
     reaction._withUnsafeGuaranteedRef { reaction in

@@ -189,12 +189,23 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// (by pulling it) if it must: the change is of the kind the options ask for, and
   /// names the derived value.
   override func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {
+    computationChanged(computation, deferred: deferred, alone: false)
+  }
+
+  /// The only thing a change made outside any batch reaches: the run that the batch
+  /// opened for it would start first starts now (see ``sourceDidChangeAlone(_:)``).
+  override func computationMayHaveChangedAlone(_ computation: Computation) {
+    computationChanged(computation, deferred: false, alone: true)
+  }
+
+  @inline(__always)
+  private func computationChanged(_ computation: Computation, deferred: Bool, alone: Bool) {
     let describes = changeNeeds != .nothing
     if introspects { recordCause(.didSet, .computation(ComputationChange(computation: computation))) }
     changed(
       options.contains(.didSet) || !hearsWillSet ? .didSet : .willSet,
       { describes ? .computation(ComputationChange(computation: computation)) : .none }, requested: true,
-      atBatchEnd: !deferred, startsHere: !deferred, certain: false)
+      atBatchEnd: !deferred, startsHere: !deferred, certain: false, alone: alone)
   }
 
   /// Apple's public API reports a change only before it happens: the options are served

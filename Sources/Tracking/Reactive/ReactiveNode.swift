@@ -126,6 +126,14 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// not started on this thread.
   func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {}
 
+  /// ``computationMayHaveChanged(_:deferred:)`` for a change made outside any batch
+  /// that reaches this node alone (the propagation found nothing else to do): as with
+  /// ``sourceDidChangeAlone(_:)``, a reaction may act at once, in a batch it opens,
+  /// rather than wait in one opened for it and be taken back out.
+  func computationMayHaveChangedAlone(_ computation: Computation) {
+    NotificationBatch.run { computationMayHaveChanged(computation, deferred: false) }
+  }
+
   /// An Apple `@Observable` property read by the latest run is about to change (with
   /// ``TrackingInterop/observesAppleObservables`` on), on the mutating thread.
   ///
