@@ -20,28 +20,21 @@ extension RegistrarStorage {
   func willSet(_ id: Int, subject: AnyObject, toNodes: Bool, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observesWillSet(id) else { return }
-    var due = DueObservers()
-    let hooks = withLock { state in
-      let scanned = state.observers.count
-      publish(
-        state.observers.compact(changing: id) { observer in
-          switch observer.kind {
-          case .willSetOnce:
-            due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
-            return .remove
-          case .willSetThenDidSet:
-            due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
-            return .keep
-          case .node:
-            if toNodes && observer.hearsWillSet { due.append(observer, scanned: scanned, needs: observer.willSetNeeds) }
-            return .keep
-          case .didSetOnce, .deinitOnly:
-            return .keep
-          }
-        })
-      return HookTable.settle(state)
+    var due = collectDue(id) { observer, due, scanned in
+      switch observer.kind {
+      case .willSetOnce:
+        due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
+        return .remove
+      case .willSetThenDidSet:
+        due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
+        return .keep
+      case .node:
+        if toNodes && observer.hearsWillSet { due.append(observer, scanned: scanned, needs: observer.willSetNeeds) }
+        return .keep
+      case .didSetOnce, .deinitOnly:
+        return .keep
+      }
     }
-    hooks?.deliver()
     guard !due.isEmpty else { return }
     // The change is described only as far as the callbacks (or spies) need: an event
     // costs an allocation that the classic `onChange` does not need.
@@ -69,33 +62,46 @@ extension RegistrarStorage {
   func didSet(_ id: Int, subject: AnyObject, toNodes: Bool, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observes(id) else { return }
-    var due = DueObservers()
-    let hooks = withLock { state in
-      let scanned = state.observers.count
-      publish(
-        state.observers.compact(changing: id) { observer in
-          switch observer.kind {
-          case .willSetOnce, .deinitOnly:
-            return .keep
-          case .node:
-            if toNodes && observer.nodeHearsDidSet { due.append(observer, scanned: scanned, needs: observer.didSetNeeds) }
-            return .keep
-          case .didSetOnce, .willSetThenDidSet:
-            // Ends here: only the registrar that makes it due delivers its did-set.
-            if observer.becomeDue() {
-              due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
-            }
-            return .remove
-          }
-        })
-      return HookTable.settle(state)
+    let due = collectDue(id) { observer, due, scanned in
+      switch observer.kind {
+      case .willSetOnce, .deinitOnly:
+        return .keep
+      case .node:
+        if toNodes && observer.nodeHearsDidSet { due.append(observer, scanned: scanned, needs: observer.didSetNeeds) }
+        return .keep
+      case .didSetOnce, .willSetThenDidSet:
+        // Ends here: only the registrar that makes it due delivers its did-set.
+        if observer.becomeDue() {
+          due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
+        }
+        return .remove
+      }
     }
-    hooks?.deliver()
     guard !due.isEmpty else { return }
     let change = ChangeDescription.make(
       Spies.isActive ? .source : due.needs, subject: subject, isDidSet: true, site: site)
     if _slowPath(Spies.isActive) { Spies.report(.didSet, change.source!, observers: due.count) }
     NotificationBatch.deliverDidSet(consume due, change)
+  }
+
+  /// The one pass both halves of a write make: under the lock, `decide` sees each
+  /// pending observer that watches `id`, adds it to the due observers if it must be
+  /// told (`scanned`, the number of entries, sizes that list), and says whether it
+  /// stays installed. Finished entries are swept on the way and the masks published;
+  /// the hooks' transitions this causes (see ``HookTable``) are delivered after the
+  /// lock.
+  @inline(__always)
+  private func collectDue(
+    _ id: Int, _ decide: (TrackingObserver, _ due: inout DueObservers, _ scanned: Int) -> Verdict
+  ) -> DueObservers {
+    var due = DueObservers()
+    let hooks = withLock { state in
+      let scanned = state.observers.count
+      publish(state.observers.compact(changing: id) { decide($0, &due, scanned) })
+      return HookTable.settle(state)
+    }
+    hooks?.deliver()
+    return due
   }
 
   /// Whether one-shot observers watch property `id` (a derived value's registrar: the
