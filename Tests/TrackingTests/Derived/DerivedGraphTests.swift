@@ -106,7 +106,8 @@ struct DerivedGraphTests {
 
   /// A write that only derived values read marks them all at once: their observers
   /// still run once each, in the order the values first read the property, inside a
-  /// transaction or not; a value whose `Derived` is gone hears nothing.
+  /// transaction or not; a cancelled observation, and a derived value made and
+  /// dropped between two writes, leave the other observers' runs as they were.
   @Test func derivedValuesReadingOnePropertyRunTheirObserversInTheOrderTheyReadIt() {
     let s = Source()
     let log = Effect()
@@ -117,7 +118,9 @@ struct DerivedGraphTests {
     #expect(log.values == [1, 2, 3, 2, 4, 6])
     withTransaction { s.a = 3 }
     #expect(log.values == [1, 2, 3, 2, 4, 6, 3, 6, 9])
-    // The middle one's observation and value end: the others carry on.
+    // The second observation ends (its value, still held, retires at the next write),
+    // and a value made, read once and dropped (which cancels its observer on `s`) is
+    // not reached.
     tokens[1].cancel()
     do {
       let middle = Derived { s.a * 100 }
