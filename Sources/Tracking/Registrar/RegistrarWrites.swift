@@ -51,8 +51,10 @@ extension RegistrarStorage {
   }
 
   /// The `didSet` of a write of a read property: bumps the epoch and delivers the
-  /// did-set to the observers that watch `id`: nodes are told at once, in the change's
-  /// ``NotificationBatch``; one-shot callbacks wait in it.
+  /// did-set to the observers that watch `id` (``NotificationBatch/deliverDidSet(_:_:)``):
+  /// nodes are told at once, in the change's ``NotificationBatch`` (derived values all
+  /// in one critical section, ``Computation/becomeDirty(_:)``); one-shot callbacks wait
+  /// in it.
   @usableFromInline
   func didSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
     didSet(id, subject: subject, toNodes: true, site: site)
