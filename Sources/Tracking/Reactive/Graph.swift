@@ -269,20 +269,22 @@ struct GraphWork {
   /// (``ReactiveNode/computationMayHaveChangedAlone(_:)``). Never deferred.
   func tellAlone() {
     let tell = firstTell.unsafelyUnwrapped
-    tell.reaction._withUnsafeGuaranteedRef { reaction in
-      tell.computation._withUnsafeGuaranteedRef { computation in
-        reaction.computationMayHaveChangedAlone(unsafeDowncast(computation, to: Computation.self))
-      }
-    }
-    tell.reaction.release()
-    tell.computation.release()
+    Self.tell(tell.reaction, of: tell.computation, deferred: false, alone: true)
   }
 
-  /// Tells `reaction` that `computation` may have changed, and releases both.
-  private static func tell(_ reaction: Unmanaged<ReactiveNode>, of computation: Unmanaged<ReactiveNode>, deferred: Bool) {
+  /// Tells `reaction` that `computation` may have changed (`alone`: as the only thing
+  /// the change reached, see ``tellAlone()``), and releases both.
+  private static func tell(
+    _ reaction: Unmanaged<ReactiveNode>, of computation: Unmanaged<ReactiveNode>, deferred: Bool, alone: Bool = false
+  ) {
     reaction._withUnsafeGuaranteedRef { reaction in
       computation._withUnsafeGuaranteedRef { computation in
-        reaction.computationMayHaveChanged(unsafeDowncast(computation, to: Computation.self), deferred: deferred)
+        let computation = unsafeDowncast(computation, to: Computation.self)
+        if alone {
+          reaction.computationMayHaveChangedAlone(computation)
+        } else {
+          reaction.computationMayHaveChanged(computation, deferred: deferred)
+        }
       }
     }
     reaction.release()
