@@ -31,6 +31,15 @@ extension Reaction {
   enum Callable {
     case event(@Sendable (TrackingEvent) -> Void)
     case plain(@Sendable () -> Void)
+
+    /// Calls the closure; `event` makes the event, for a closure that takes one.
+    @inline(__always)
+    func call(_ event: () -> TrackingEvent) {
+      switch self {
+      case .plain(let body): body()
+      case .event(let body): body(event())
+      }
+    }
   }
 
   /// Starts a reaction that runs `body` (now or soon, then after each change) and

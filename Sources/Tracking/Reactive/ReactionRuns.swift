@@ -108,17 +108,11 @@ extension Reaction {
     var next: RunChange? = consume change
     while let change = next.take() {
       next = runMarked(change) { reads in
-        // Matched on the stored optional itself: through `unsafelyUnwrapped`, a getter
-        // that returns its value owned, the closure was retained and released per run.
-        switch self.body {
-        case .plain(let body)?:
-          collect(into: &reads, body)
-        case .event(let body)?:
+        // Called on the stored optional in place: bound to a name first (a `switch`),
+        // the closure was retained and released per run.
+        collect(into: &reads) {
           // `cancel()` on the event ends this reaction, not only its observer.
-          let event = TrackingEvent(kind: change.kind, source: change.source, canceller: self)
-          collect(into: &reads) { body(event) }
-        case nil:
-          break
+          self.body?.call { TrackingEvent(kind: change.kind, source: change.source, canceller: self) }
         }
       }
     }
