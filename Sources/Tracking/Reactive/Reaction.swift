@@ -271,17 +271,22 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
         ? .now(state.beginRun(on: thread, keepsSource: bodyTakesChange)) : .scheduled
     }
     if case .none = start { return }
-    if alone { actInBatch(start) } else { act(on: start) }
+    if alone { Self.actInBatch(Unmanaged.passUnretained(self), start) } else { act(on: start) }
   }
 
   /// ``act(on:)`` for a change delivered alone, outside any batch: what acting on it
   /// starts (a run, the owner's callback) writes into a batch, as it would while one
   /// drains. (`start` is moved into the batch's closure, not copied: a copy of a run's
   /// change goes through its value witnesses.)
+  ///
+  /// The reaction is passed unretained, as the caller holds it: captured as `self` by
+  /// the batch's closure, it was retained and released twice per change.
   @inline(never)
-  private func actInBatch(_ start: consuming RunStart) {
+  private static func actInBatch(_ reaction: Unmanaged<Reaction>, _ start: consuming RunStart) {
     var start = Optional(start)
-    NotificationBatch.run { act(on: start.take().unsafelyUnwrapped) }
+    NotificationBatch.run {
+      reaction._withUnsafeGuaranteedRef { $0.act(on: start.take().unsafelyUnwrapped) }
+    }
   }
 
   /// Called when the batch that queued this reaction drains: runs it here, or schedules
