@@ -2,7 +2,10 @@
 /// a walk's work mostly hold one element, and then using one allocates nothing.
 struct SmallList<Element> {
   private var first: Element?
-  private var rest: [Element] = []
+  /// The elements past the first; `nil` until there is one. (An empty array would be
+  /// released when the list ends, a call into the runtime even for the shared empty
+  /// storage; `nil` is not.)
+  private var rest: [Element]?
 
   init() {}
 
@@ -13,14 +16,18 @@ struct SmallList<Element> {
     } else {
       // Past one, a list usually grows on (a propagation that reaches fifty
       // reactions): room for fifteen at once saves four reallocations.
-      if rest.capacity == 0 { rest.reserveCapacity(15) }
-      rest.append(element)
+      if rest == nil {
+        var spill: [Element] = []
+        spill.reserveCapacity(15)
+        rest = spill
+      }
+      rest?.append(element)
     }
   }
 
   /// Removes and returns the last element.
   mutating func popLast() -> Element? {
-    if let last = rest.popLast() { return last }
+    if let last = rest?.popLast() { return last }
     defer { first = nil }
     return first
   }
@@ -30,6 +37,7 @@ struct SmallList<Element> {
   func forEach(_ body: (Element) -> Void) {
     guard let first else { return }
     body(first)
+    guard let rest else { return }
     for element in rest { body(element) }
   }
 }
