@@ -8,7 +8,9 @@
 struct DueObservers {
   private var first: TrackingObserver?
   private var second: TrackingObserver?
-  private var rest: [TrackingObserver] = []
+  /// `nil` until a third is due: an empty array would be released with the list, a
+  /// call into the runtime even for the shared empty storage.
+  private var rest: [TrackingObserver]?
   /// How much of the change the due observers' callbacks need described (the most
   /// any of them needs).
   private(set) var needs = TrackingObserver.Handler.Needs.nothing
@@ -18,7 +20,7 @@ struct DueObservers {
 
   var isEmpty: Bool { first == nil }
 
-  var count: Int { first == nil ? 0 : second == nil ? 1 : 2 + rest.count }
+  var count: Int { first == nil ? 0 : second == nil ? 1 : 2 + (rest?.count ?? 0) }
 
   /// The observer, when exactly one is due, moved out of the list (read from it
   /// instead, the observer would be retained for the caller).
@@ -35,8 +37,12 @@ struct DueObservers {
     } else if second == nil {
       second = observer
     } else {
-      if rest.capacity == 0 { rest.reserveCapacity(Swift.max(scanned - 2, 1)) }
-      rest.append(observer)
+      if rest == nil {
+        var spill: [TrackingObserver] = []
+        spill.reserveCapacity(Swift.max(scanned - 2, 1))
+        rest = spill
+      }
+      rest?.append(observer)
     }
   }
 
@@ -54,7 +60,7 @@ struct DueObservers {
     guard let second = second.map(Unmanaged.passUnretained) else { return }
     second._withUnsafeGuaranteedRef(body)
     // Loaded as unmanaged references: iterated, the array would retain each element.
-    rest.withUnsafeBufferPointer { buffer in
+    rest?.withUnsafeBufferPointer { buffer in
       guard let base = UnsafeRawPointer(buffer.baseAddress) else { return }
       for index in 0..<buffer.count {
         base.load(fromByteOffset: index * MemoryLayout<TrackingObserver>.stride, as: Unmanaged<TrackingObserver>.self)
@@ -71,6 +77,7 @@ struct DueObservers {
     body(first)
     guard let second = second.take() else { return }
     body(second)
+    guard let rest else { return }
     for observer in rest { body(observer) }
   }
 }
