@@ -98,10 +98,6 @@ struct NotificationBatch {
   /// callbacks wait in the open batch (or in one opened for them). `change` is
   /// described as far as their callbacks need.
   static func deliverDidSet(_ observers: consuming DueObservers, _ change: ChangeDescription) {
-    // Only derived values read the property (and the change keeps no source, which a
-    // spy would need): they are made dirty together, and the batch is opened only if
-    // that reaches a reaction to tell.
-    if observers.reachesOnlyComputations && change.source == nil { return Computation.becomeDirty(observers) }
     if observers.count == 1 && !isOpen {
       // Moved out of the list: read from it, the observer would be retained for the call.
       let only = (consume observers).takeOnly().unsafelyUnwrapped

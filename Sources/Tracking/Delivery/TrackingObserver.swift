@@ -229,8 +229,8 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   }
 
   /// Whether this is the observer of a ``Computation`` that records no causes: all
-  /// its did-set does is make the computation dirty (see
-  /// ``DueObservers/reachesOnlyComputations``). Fixed at creation: read without
+  /// its did-set does is make the computation dirty, which a write does in the graph
+  /// as it scans the observers (see ``WriteMarks``). Fixed at creation: read without
   /// synchronization.
   var observesPlainComputation: Bool { callbacks.pointee.nodeIsPlainComputation }
 

@@ -86,37 +86,12 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     if !work.isEmpty { work.perform() }
   }
 
-  /// ``becomeStale(dirty:deferred:)`` for the computations that one change reaches
-  /// together (the did-set of a property that several derived values read): all are
-  /// made dirty in one critical section, in the order of `observers` (each one's
-  /// propagation finds what the previous ones marked, as it would one after the
-  /// other), and the reactions reached are told once it is left, in the change's
-  /// batch (one reaction reached by a change made outside any batch is told it is the
-  /// only one, and may run at once: see ``GraphWork/tellAlone()``). Every observer is a computation's that records no causes (see
-  /// ``DueObservers/reachesOnlyComputations``): its did-set does nothing else. The
-  /// observers are released after the lock, since a release may free a node.
-  static func becomeDirty(_ observers: consuming DueObservers) {
-    let thread = tracking_current_thread()
-    var work = GraphWork()
-    Graph.enter()
-    observers.forEach { observer in
-      // Cancelled since the registrar collected it: it hears nothing, as in
-      // `TrackingObserver.notifyDidSet`.
-      guard observer.isPending else { return }
-      markStale(observer.nodeGraph, dirty: true, thread: thread, work: &work)
-    }
-    Graph.leave()
-    _ = consume observers
-    guard !work.isEmpty else { return }
-    if work.isOneTell && !NotificationBatch.isOpen { return work.tellAlone() }
-    NotificationBatch.run { work.perform() }
-  }
-
   /// Marks `node` stale (dirty, or pending) under the graph lock and, if it was
   /// current, passes the change on (see ``becomeStale(dirty:deferred:)``). A node that
-  /// is cancelled, or running on this thread (its own write), hears nothing.
+  /// is cancelled, or running on this thread (its own write), hears nothing. Also how
+  /// a write marks the derived values that read it (``WriteMarks``).
   @inline(__always)
-  private static func markStale(_ node: GraphRef, dirty: Bool, thread: UInt, work: inout GraphWork) {
+  static func markStale(_ node: GraphRef, dirty: Bool, thread: UInt, work: inout GraphWork) {
     guard !node.pointee.cancelled && node.pointee.runningThread != thread else { return }
     node.pointee.staleMarks &+= 1
     if dirty { node.pointee.appleInFlight = node.pointee.appleInFlight && work.deferred }

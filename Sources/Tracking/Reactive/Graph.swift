@@ -11,8 +11,10 @@ import CTrackingSupport
 /// node. What a walk finds that needs a call, it collects in ``GraphWork``, which the
 /// caller performs once it has left the lock.
 ///
-/// **Lock order**: a node's lock (``ReactiveNode/state``), then the graph lock, then
-/// an object's (a registrar storage's). Never the graph lock, then a node's.
+/// **Lock order**: a node's lock (``ReactiveNode/state``), a tracked object's lock (a
+/// write marks the derived values that read it under it: ``WriteMarks``), the graph
+/// lock, a derived value's registrar lock (its hooks, told of a change of its
+/// subscribers). Never the graph lock, then a node's or a tracked object's.
 ///
 /// **Edges.** A node that read a computation in its latest run has one link to it:
 /// on the node's list of dependencies (in the order the run first read them, with the

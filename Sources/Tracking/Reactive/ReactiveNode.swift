@@ -53,8 +53,9 @@ import CTrackingSupport
 /// **State and locks.** The node's own state is in ``NodeState``, under the node's
 /// lock; its links and a computation's flags and version are in its ``GraphNode``,
 /// under the graph lock (see ``Graph``). Neither is held while calling out (user code,
-/// another node, a registrar's observers). Lock order: a node's lock, then the graph
-/// lock, then an object's (innermost, as always); never two nodes'. A computation also
+/// another node, a registrar's observers). Lock order: a node's lock, a tracked
+/// object's, the graph lock, a derived value's registrar's (see ``Graph``); never two
+/// nodes'. A computation also
 /// has an update lock, held while it recomputes (see ``Computation``).
 package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is

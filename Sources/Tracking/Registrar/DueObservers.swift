@@ -14,9 +14,6 @@ struct DueObservers {
   /// How much of the change the due observers' callbacks need described (the most
   /// any of them needs).
   private(set) var needs = TrackingObserver.Handler.Needs.nothing
-  /// Whether every observer added is a computation's that records no causes (see
-  /// ``reachesOnlyComputations``).
-  private var onlyComputations = true
 
   var isEmpty: Bool { first == nil }
 
@@ -31,7 +28,6 @@ struct DueObservers {
   @inline(__always)
   mutating func append(_ observer: TrackingObserver, scanned: Int, needs: TrackingObserver.Handler.Needs) {
     if needs > self.needs { self.needs = needs }
-    onlyComputations = onlyComputations && observer.observesPlainComputation
     if first == nil {
       first = observer
     } else if second == nil {
@@ -43,29 +39,6 @@ struct DueObservers {
         rest = spill
       }
       rest?.append(observer)
-    }
-  }
-
-  /// Whether every observer is the observer of a computation that records no causes
-  /// (introspection off when it was made): then the did-set only makes each
-  /// computation dirty, which ``Computation/becomeDirty(_:)`` does for all of them in
-  /// one critical section.
-  var reachesOnlyComputations: Bool { onlyComputations && first != nil }
-
-  /// Calls `body` with each observer, in the order they were added, leaving them in
-  /// the list. No observer is retained for the call: the list holds each.
-  func forEach(_ body: (TrackingObserver) -> Void) {
-    guard let first = first.map(Unmanaged.passUnretained) else { return }
-    first._withUnsafeGuaranteedRef(body)
-    guard let second = second.map(Unmanaged.passUnretained) else { return }
-    second._withUnsafeGuaranteedRef(body)
-    // Loaded as unmanaged references: iterated, the array would retain each element.
-    rest?.withUnsafeBufferPointer { buffer in
-      guard let base = UnsafeRawPointer(buffer.baseAddress) else { return }
-      for index in 0..<buffer.count {
-        base.load(fromByteOffset: index * MemoryLayout<TrackingObserver>.stride, as: Unmanaged<TrackingObserver>.self)
-          ._withUnsafeGuaranteedRef(body)
-      }
     }
   }
 

@@ -42,8 +42,10 @@ import CTrackingSupport
 /// observer still fires once, as its state word decides).
 ///
 /// **Lock rules.** One lock per object; nothing calls out while holding it (callbacks
-/// are collected under it and run after); no other lock is taken under it, except the
-/// allocation of the Apple relay (TrackingInterop.swift), which takes no lock of ours.
+/// are collected under it and run after). One other lock is taken under it: the graph
+/// lock, by a did-set that marks the derived values reading the property
+/// (``WriteMarks``, which says why that cannot deadlock). The allocation of the Apple
+/// relay (TrackingInterop.swift) also happens under it, and takes no lock of ours.
 @usableFromInline
 final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_registrar_sync> {
   @usableFromInline

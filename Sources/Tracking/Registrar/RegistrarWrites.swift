@@ -51,10 +51,10 @@ extension RegistrarStorage {
   }
 
   /// The `didSet` of a write of a read property: bumps the epoch and delivers the
-  /// did-set to the observers that watch `id` (``NotificationBatch/deliverDidSet(_:_:)``):
-  /// nodes are told at once, in the change's ``NotificationBatch`` (derived values all
-  /// in one critical section, ``Computation/becomeDirty(_:)``); one-shot callbacks wait
-  /// in it.
+  /// did-set to the observers that watch `id`. The derived values that read it are
+  /// made dirty during the scan, in the graph (``WriteMarks``); the other observers
+  /// are delivered after it (``NotificationBatch/deliverDidSet(_:_:)``): nodes are told
+  /// at once, in the change's ``NotificationBatch``; one-shot callbacks wait in it.
   @usableFromInline
   func didSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
     didSet(id, subject: subject, toNodes: true, site: site)
@@ -64,42 +64,60 @@ extension RegistrarStorage {
   func didSet(_ id: Int, subject: AnyObject, toNodes: Bool, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observes(id) else { return }
-    let due = collectDue(id) { observer, due, scanned in
-      switch observer.kind {
-      case .willSetOnce, .deinitOnly:
-        return .keep
-      case .node:
-        if toNodes && observer.nodeHearsDidSet { due.append(observer, scanned: scanned, needs: observer.didSetNeeds) }
-        return .keep
-      case .didSetOnce, .willSetThenDidSet:
-        // Ends here: only the registrar that makes it due delivers its did-set.
-        if observer.becomeDue() {
-          due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
+    // A spy counts the observers a change reaches: then every one goes to the list.
+    let marksInGraph = toNodes && !Spies.isActive
+    var marks = WriteMarks()
+    let due = collectDue(
+      id,
+      { observer, due, scanned in
+        switch observer.kind {
+        case .willSetOnce, .deinitOnly:
+          return .keep
+        case .node:
+          guard toNodes && observer.nodeHearsDidSet else { return .keep }
+          // Only before any other due observer, so that everything is told in the
+          // order found (see `WriteMarks`).
+          if marksInGraph && due.isEmpty && observer.observesPlainComputation {
+            marks.markDirty(observer)
+          } else {
+            due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
+          }
+          return .keep
+        case .didSetOnce, .willSetThenDidSet:
+          // Ends here: only the registrar that makes it due delivers its did-set.
+          if observer.becomeDue() {
+            due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
+          }
+          return .remove
         }
-        return .remove
-      }
-    }
-    guard !due.isEmpty else { return }
+      }, endScan: { marks.endScan() })
+    guard !due.isEmpty else { return marks.deliver() }
     let change = ChangeDescription.make(
       Spies.isActive ? .source : due.needs, subject: subject, isDidSet: true, site: site)
     if _slowPath(Spies.isActive) { Spies.report(.didSet, change.source!, observers: due.count) }
-    NotificationBatch.deliverDidSet(consume due, change)
+    guard !marks.isEmpty else { return NotificationBatch.deliverDidSet(consume due, change) }
+    NotificationBatch.run {
+      marks.deliver()
+      NotificationBatch.deliverDidSet(due, change)
+    }
   }
 
   /// The one pass both halves of a write make: under the lock, `decide` sees each
   /// pending observer that watches `id`, adds it to the due observers if it must be
   /// told (`scanned`, the number of entries, sizes that list), and says whether it
-  /// stays installed. Finished entries are swept on the way and the masks published;
-  /// the hooks' transitions this causes (see ``HookTable``) are delivered after the
-  /// lock.
+  /// stays installed; `endScan` runs when the scan is over, still under the lock.
+  /// Finished entries are swept on the way and the masks published; the hooks'
+  /// transitions this causes (see ``HookTable``) are delivered after the lock.
   @inline(__always)
   private func collectDue(
-    _ id: Int, _ decide: (TrackingObserver, _ due: inout DueObservers, _ scanned: Int) -> Verdict
+    _ id: Int, _ decide: (TrackingObserver, _ due: inout DueObservers, _ scanned: Int) -> Verdict,
+    endScan: () -> Void = {}
   ) -> DueObservers {
     var due = DueObservers()
     let hooks = withLock { state in
       let scanned = state.observers.count
       publish(state.observers.compact(changing: id) { decide($0, &due, scanned) })
+      endScan()
       return HookTable.settle(state)
     }
     hooks?.deliver()

@@ -12,7 +12,7 @@
 /// **Rule.** The storage's deinit calls `clear()` before it does anything else; `clear()`
 /// waits for a sweep under way (the handle's lock), and no sweep starts after it. So a
 /// sweep only ever touches a storage whose deinit has not started, without retaining it.
-/// Lock order: the handle's, then the storage's (which is innermost, as always).
+/// Lock order: the handle's, then the storage's (under which a sweep takes nothing).
 ///
 /// One per storage, made when a continuous observation first installs on it (see
 /// ``RegistrarStorage/handle``), kept in the storage's extras.

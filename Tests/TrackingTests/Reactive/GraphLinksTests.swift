@@ -191,6 +191,37 @@ struct GraphLinksTests {
     hooks.cancel()
   }
 
+  /// A write marks the derived values that read the property in the graph while it
+  /// holds the object's lock; a reader coming and going takes the value's own registrar
+  /// lock (its hooks) while it holds the graph lock. Both at once, on two threads, for
+  /// a bounded number of rounds: neither waits for the other (a deadlock would hang
+  /// here), every hook's transition is told in order, and the last write is seen.
+  @Test func aWriteMarkingInTheGraphRacingAHookedValuesReadersCompletes() {
+    let x = LockedCell()
+    let doubled = Derived { x.value * 2 }
+    let transitions = Received<Bool>()
+    let hooks = doubled.onObservation { transitions.append(true) } unobserved: { transitions.append(false) }
+    let seen = Received<Int>()
+    DispatchQueue.concurrentPerform(iterations: 2) { worker in
+      for _ in 0..<2_000 {
+        if worker == 0 {
+          x.value += 1
+        } else {
+          let token = observe { seen.append(doubled.value) }
+          token.cancel()
+        }
+      }
+    }
+    // One reader at a time: observed and unobserved alternate, and end unobserved.
+    let told = transitions.values
+    #expect(told.count == 4_000)
+    #expect(told.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) })
+    let last = observe { seen.append(doubled.value) }
+    #expect(seen.values.last == x.value * 2)
+    last.cancel()
+    hooks.cancel()
+  }
+
   /// A retirement (the value lost its last reader, on the writing thread) and a
   /// recomputation that links the value again (on the reading thread) overlap: the
   /// lists must end up matching what each node read, with no link counted twice, and
