@@ -59,7 +59,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     becomeStale(dirty: true, deferred: false)
   }
 
-  override final func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {
+  override final func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) {
     if introspects { recordCause(.didSet, .computation(ComputationChange(computation: computation))) }
     becomeStale(dirty: false, deferred: deferred)
   }

@@ -275,21 +275,20 @@ struct GraphWork {
   }
 
   /// Tells `reaction` that `computation` may have changed (`alone`: as the only thing
-  /// the change reached, see ``tellAlone()``), and releases both.
+  /// the change reached, see ``tellAlone()``), and releases the reaction. The
+  /// reference to the computation is handed over (see
+  /// ``ReactiveNode/computationMayHaveChanged(_:deferred:)``).
   private static func tell(
     _ reaction: Unmanaged<ReactiveNode>, of computation: Unmanaged<ReactiveNode>, deferred: Bool, alone: Bool = false
   ) {
     reaction._withUnsafeGuaranteedRef { reaction in
-      computation._withUnsafeGuaranteedRef { computation in
-        let computation = unsafeDowncast(computation, to: Computation.self)
-        if alone {
-          reaction.computationMayHaveChangedAlone(computation)
-        } else {
-          reaction.computationMayHaveChanged(computation, deferred: deferred)
-        }
+      let computation = unsafeDowncast(computation.takeRetainedValue(), to: Computation.self)
+      if alone {
+        reaction.computationMayHaveChangedAlone(computation)
+      } else {
+        reaction.computationMayHaveChanged(computation, deferred: deferred)
       }
     }
     reaction.release()
-    computation.release()
   }
 }

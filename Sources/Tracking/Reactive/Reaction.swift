@@ -188,24 +188,27 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// A derived value changes when it is recomputed, which this reaction's run will do
   /// (by pulling it) if it must: the change is of the kind the options ask for, and
   /// names the derived value.
-  override func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {
+  override func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) {
     computationChanged(computation, deferred: deferred, alone: false)
   }
 
   /// The only thing a change made outside any batch reaches: the run that the batch
   /// opened for it would start first starts now (see ``sourceDidChangeAlone(_:)``).
-  override func computationMayHaveChangedAlone(_ computation: Computation) {
+  override func computationMayHaveChangedAlone(_ computation: consuming Computation) {
     computationChanged(computation, deferred: false, alone: true)
   }
 
+  /// The description, when it is made, takes the caller's reference to `computation`
+  /// (moved in, not retained again); otherwise it is released here.
   @inline(__always)
-  private func computationChanged(_ computation: Computation, deferred: Bool, alone: Bool) {
+  private func computationChanged(_ computation: consuming Computation, deferred: Bool, alone: Bool) {
     let describes = changeNeeds != .nothing
-    if introspects { recordCause(.didSet, .computation(ComputationChange(computation: computation))) }
+    if introspects { recordCause(.didSet, .computation(ComputationChange(computation: copy computation))) }
+    var owned = Optional(computation)
     changed(
       options.contains(.didSet) || !hearsWillSet ? .didSet : .willSet,
-      { describes ? .computation(ComputationChange(computation: computation)) : .none }, requested: true,
-      atBatchEnd: !deferred, startsHere: !deferred, certain: false, alone: alone)
+      { describes ? .computation(ComputationChange(computation: owned.take().unsafelyUnwrapped)) : .none },
+      requested: true, atBatchEnd: !deferred, startsHere: !deferred, certain: false, alone: alone)
   }
 
   /// Apple's public API reports a change only before it happens: the options are served

@@ -124,14 +124,17 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// A computation this node read may have changed (it is dirty or pending), on the
   /// thread that is propagating, inside a batch. `deferred`: the change has not
   /// happened yet (an Apple object's will-set), so a run it causes must be scheduled,
-  /// not started on this thread.
-  func computationMayHaveChanged(_ computation: Computation, deferred: Bool) {}
+  /// not started on this thread. `computation` is passed owned: a node that keeps it
+  /// (in the change's description) takes the caller's reference rather than retaining
+  /// it again.
+  func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) {}
 
   /// ``computationMayHaveChanged(_:deferred:)`` for a change made outside any batch
   /// that reaches this node alone (the propagation found nothing else to do): as with
   /// ``sourceDidChangeAlone(_:)``, a reaction may act at once, in a batch it opens,
   /// rather than wait in one opened for it and be taken back out.
-  func computationMayHaveChangedAlone(_ computation: Computation) {
+  func computationMayHaveChangedAlone(_ computation: consuming Computation) {
+    let computation = computation
     NotificationBatch.run { computationMayHaveChanged(computation, deferred: false) }
   }
 
