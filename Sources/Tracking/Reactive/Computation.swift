@@ -203,10 +203,11 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// thousands deep): each recomputation then finds its inputs current.
   ///
   /// The walk holds the graph lock, and leaves it only to recompute. Each computation
-  /// it walks into is retained while the walk stands on it or waits for it (a run on
-  /// another thread may drop the link that led there meanwhile); `root` is the
-  /// caller's. A computation the walk is done with is released once the lock is left
-  /// (its release may free it, and run deinits).
+  /// it walks into is pinned while the walk stands on it or waits for it (a run on
+  /// another thread may drop the link that led there meanwhile: the pin holds that
+  /// link's reference, see ``GraphNode/pin()``); `root` is the caller's. A reference
+  /// held that way is released once the lock is left (its release may free the node,
+  /// and run deinits).
   static func ensureCurrent(_ root: Computation) {
     let thread = tracking_current_thread()
     Graph.enter()
@@ -238,14 +239,15 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     // when it started.
     var link: LinkRef? = nil
     var marks: UInt32 = 0
-    // The computations the walk is done with, to release once the lock is left.
-    var done = SmallList<Unmanaged<ReactiveNode>>()
+    // References of links dropped while the walk had their node pinned, to release
+    // once the lock is left (almost always none).
+    var held = SmallList<Unmanaged<ReactiveNode>>()
     while true {
       switch pullStep(node, at: &link, marks: &marks, thread: thread) {
       case .descend(let input):
         waiting.push(PullFrame(node: node, link: input, epoch: node.pointee.epoch, marks: marks))
         node = input.pointee.dep
-        _ = node.pointee.owner.retain()
+        node.pointee.pin()
         link = nil
         continue
       case .recompute:
@@ -254,7 +256,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
           "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
         let computation = node.pointee.owner
         Graph.leave()
-        while let finished = done.popLast() { finished.release() }
+        while let reference = held.popLast() { reference.release() }
         computation._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Computation.self).update() }
         Graph.enter()
       case .current: break
@@ -262,13 +264,14 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       // `node` is up to date: back to the node that waited for it, at the link that
       // led to it (unless a run relinked that node meanwhile: then from the start).
       guard let frame = waiting.pop() else { break }
-      done.append(node.pointee.owner)
+      let releases = node.pointee.unpin()
+      if _slowPath(releases != 0) { for _ in 0..<releases { held.append(node.pointee.owner) } }
       node = frame.node
       marks = frame.marks
       link = node.pointee.epoch == frame.epoch ? frame.link : nil
     }
     Graph.leave()
-    while let finished = done.popLast() { finished.release() }
+    while let reference = held.popLast() { reference.release() }
   }
 
   private enum PullStep {

@@ -104,6 +104,12 @@ struct GraphNode {
   var staleMarks: UInt32 = 0
   /// Moves each time a run relinks or drops its dependencies (see ``Graph``, "Edges").
   var epoch: UInt32 = 0
+  /// The pulls standing on this node or waiting for it, which reached it through a
+  /// link (see ``pin()``).
+  var pins: UInt32 = 0
+  /// The references of links dropped while the node was pinned, released when the
+  /// last pin goes (see ``unpin()``).
+  var heldReleases: UInt32 = 0
   /// Grows by one each time the value changes.
   var version: UInt64 = 0
   /// The thread recomputing it, or 0: one update at a time, and the own-writes rule.
@@ -163,6 +169,27 @@ struct GraphNode {
   }
 
   var computation: Computation { unsafeDowncast(owner.takeUnretainedValue(), to: Computation.self) }
+
+  // Pins: a pull keeps the nodes it walks into alive without a Swift reference each.
+
+  /// Keeps the node alive while a pull stands on it or waits for it, with the lock
+  /// left in between. Called on a node reached through a link, under the lock: the
+  /// link holds the node then, and from now on a dropped link's reference to it is held
+  /// rather than released (``Graph/releaseLinkReference(_:work:)``), so the node
+  /// outlives the pin. Costs a count under the lock, not a retain and a release.
+  @inline(__always)
+  mutating func pin() { pins &+= 1 }
+
+  /// Ends a ``pin()``. Returns how many link references to release, with the lock
+  /// left, for the links dropped while the node was pinned (0 almost always); the node
+  /// may be freed by those releases.
+  @inline(__always)
+  mutating func unpin() -> UInt32 {
+    pins &-= 1
+    guard pins == 0, _slowPath(heldReleases != 0) else { return 0 }
+    defer { heldReleases = 0 }
+    return heldReleases
+  }
 }
 
 /// What a walk under the graph lock found to do once the lock is left: the calls out

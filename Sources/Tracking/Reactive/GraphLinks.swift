@@ -200,11 +200,23 @@ extension Graph {
     } else {
       dep.pointee.subsTail = link.pointee.prevSub
     }
-    work.release(dep.pointee.owner)
-    work.release(link.pointee.sub.pointee.owner)
+    releaseLinkReference(dep, work: &work)
+    releaseLinkReference(link.pointee.sub, work: &work)
     link.deinitialize(count: 1)
     link.deallocate()
     if dep.pointee.subs == nil { subscribersChanged(dep, observed: false, work: &work) }
+  }
+
+  /// Releases a dropped link's reference to `node` once the lock is left, or, while
+  /// a pull has the node pinned, holds it until the last pin goes (see
+  /// ``GraphNode/pin()``).
+  @inline(__always)
+  private static func releaseLinkReference(_ node: GraphRef, work: inout GraphWork) {
+    if _slowPath(node.pointee.pins != 0) {
+      node.pointee.heldReleases += 1
+    } else {
+      work.release(node.pointee.owner)
+    }
   }
 
   /// A computation's subscribers went from none to some, or back: its hooks hear it if

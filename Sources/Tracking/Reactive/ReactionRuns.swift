@@ -196,8 +196,8 @@ extension Reaction {
   /// in the order the latest run read them).
   ///
   /// Walks the links under the graph lock, and leaves it to bring a stale computation
-  /// up to date (retained meanwhile). If the links changed meanwhile (a cancellation),
-  /// it starts again from the first.
+  /// up to date (pinned meanwhile, see ``GraphNode/pin()``). If the links changed
+  /// meanwhile (a cancellation), it starts again from the first.
   func pullConfirmsChange() -> Bool {
     let thread = tracking_current_thread()
     Graph.enter()
@@ -207,10 +207,11 @@ extension Reaction {
       let input = current.pointee.dep
       if input.pointee.needsUpdate(on: thread) {
         let epoch = graph.pointee.epoch
-        let computation = input.pointee.owner.retain()
+        input.pointee.pin()
         Computation.bringUpToDate(input, thread: thread)
-        computation.release()
         Graph.enter()
+        let releases = input.pointee.unpin()
+        if _slowPath(releases != 0) { Self.release(input.pointee.owner, releases) }
         guard graph.pointee.epoch == epoch else {
           link = graph.pointee.deps
           continue
@@ -220,6 +221,16 @@ extension Reaction {
       link = current.pointee.nextDep
     }
     return false
+  }
+
+  /// Releases the `count` link references held for `node` while a pull had it
+  /// pinned, with the graph lock left for it (the releases may free the node). Called
+  /// and returns with the lock held.
+  @inline(never)
+  private static func release(_ node: Unmanaged<ReactiveNode>, _ count: UInt32) {
+    Graph.leave()
+    for _ in 0..<count { node.release() }
+    Graph.enter()
   }
 
   /// Ends a run that did not happen (nothing it read had changed).

@@ -202,7 +202,9 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
     // installed any more.
     Introspection.unregister(self)
     // No link names this node any more (a link holds both its nodes), and none of its
-    // own is left: its runs ended, and whoever released it last dropped them.
+    // own is left: its runs ended, and whoever released it last dropped them. No pull
+    // has it pinned: a pin holds the references of the links dropped meanwhile.
+    assert(graph.pointee.pins == 0, "A node was freed while a pull had it pinned.")
     Graph.freeReadIndex(of: graph)
     graph.deinitialize(count: 1)
     graph.deallocate()

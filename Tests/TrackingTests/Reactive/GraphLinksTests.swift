@@ -191,6 +191,44 @@ struct GraphLinksTests {
     hooks.cancel()
   }
 
+  /// A pull pins the values it walks into instead of retaining them (`GraphNode.pin()`):
+  /// a link dropped while the pull stands on its value leaves its reference held
+  /// until the pull leaves the value. Here the deepest value's closure, during the pull
+  /// that the observation's run makes, releases the two values above it, which the
+  /// observation and the top value read through weak references: both are cancelled,
+  /// and every link that held the middle value goes while the pull stands on it. The
+  /// pull finishes, and the chain is then freed (a held reference never released would
+  /// keep it; one released at once would free the middle value under the pull, which
+  /// the node's deinit asserts against).
+  @Test func aPullOutlivesTheLinksOfTheValuesItStandsOnAndReleasesWhatItHeld() {
+    let inputs = DerivedInputs()
+    let held = PullVictims()
+    let seen = Received<Int>()
+    weak var weakTop: ReactiveNode?
+    weak var weakMiddle: ReactiveNode?
+    weak var weakBottom: ReactiveNode?
+    do {
+      let bottom = Derived { () -> Int in
+        let a = inputs.a
+        if a == 2 { held.values = [] }
+        return a
+      }
+      let middle = Derived { bottom.value + 1 }
+      let top = Derived { [weak middle] in (middle?.value ?? 0) + 1 }
+      weakTop = top.node
+      weakMiddle = middle.node
+      weakBottom = bottom.node
+      held.values = [top, middle]
+      held.token = observe { [weak top] in seen.append(top?.value ?? 0) }
+    }
+    #expect(weakTop != nil && weakMiddle != nil && weakBottom != nil)
+    #expect(seen.values == [3])
+    inputs.a = 2
+    #expect(weakMiddle == nil)
+    held.token = nil
+    #expect(weakTop == nil && weakBottom == nil)
+  }
+
   /// A write marks the derived values that read the property in the graph while it
   /// holds the object's lock; a reader coming and going takes the value's own registrar
   /// lock (its hooks) while it holds the graph lock. Both at once, on two threads, for
@@ -359,5 +397,26 @@ private final class RecomputationGate: @unchecked Sendable {
     guard closed.withLock({ $0 }) else { return }
     entered.signal()
     released.wait()
+  }
+}
+
+/// What a closure under test lets go of during a pull: derived values it releases,
+/// and the token of the observation under test.
+private final class PullVictims: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storedToken: TrackingToken?
+  private var storedValues: [Derived<Int>] = []
+  var token: TrackingToken? {
+    get { lock.withLock { storedToken } }
+    set { lock.withLock { storedToken = newValue } }
+  }
+  var values: [Derived<Int>] {
+    get { lock.withLock { storedValues } }
+    set {
+      var values = newValue
+      lock.withLock { swap(&values, &storedValues) }
+      // The values replaced are released here, outside the lock: their deinits cancel
+      // their nodes.
+    }
   }
 }
