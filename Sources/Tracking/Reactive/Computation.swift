@@ -206,8 +206,9 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// it walks into is pinned while the walk stands on it or waits for it (a run on
   /// another thread may drop the link that led there meanwhile: the pin holds that
   /// link's reference, see ``GraphNode/pin()``); `root` is the caller's. A reference
-  /// held that way is released once the lock is left (its release may free the node,
-  /// and run deinits).
+  /// held that way is released, with the lock left for it, as the walk leaves the
+  /// computation (its release may free the node, and run deinits); the walk then goes
+  /// on as after a recomputation.
   static func ensureCurrent(_ root: Computation) {
     let thread = tracking_current_thread()
     Graph.enter()
@@ -239,9 +240,6 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     // when it started.
     var link: LinkRef? = nil
     var marks: UInt32 = 0
-    // References of links dropped while the walk had their node pinned, to release
-    // once the lock is left (almost always none).
-    var held = SmallList<Unmanaged<ReactiveNode>>()
     while true {
       switch pullStep(node, at: &link, marks: &marks, thread: thread) {
       case .descend(let input):
@@ -256,7 +254,6 @@ package class Computation: ReactiveNode, @unchecked Sendable {
           "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
         let computation = node.pointee.owner
         Graph.leave()
-        while let reference = held.popLast() { reference.release() }
         computation._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Computation.self).update() }
         Graph.enter()
       case .current: break
@@ -265,13 +262,12 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       // led to it (unless a run relinked that node meanwhile: then from the start).
       guard let frame = waiting.pop() else { break }
       let releases = node.pointee.unpin()
-      if _slowPath(releases != 0) { for _ in 0..<releases { held.append(node.pointee.owner) } }
+      if _slowPath(releases != 0) { Graph.releaseHeld(node.pointee.owner, releases) }
       node = frame.node
       marks = frame.marks
       link = node.pointee.epoch == frame.epoch ? frame.link : nil
     }
     Graph.leave()
-    while let reference = held.popLast() { reference.release() }
   }
 
   private enum PullStep {

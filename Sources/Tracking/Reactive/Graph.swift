@@ -44,6 +44,18 @@ enum Graph {
     defer { leave() }
     return body()
   }
+
+  /// Releases the `count` link references held for `node` while a pull had it pinned
+  /// (see ``GraphNode/unpin()``), with the graph lock left for it: the releases may
+  /// free the node and run deinits. Called, and returns, with the lock held; the
+  /// caller's walk must then treat what it stands on as it does after a
+  /// recomputation (the links may have moved).
+  @inline(never)
+  static func releaseHeld(_ node: Unmanaged<ReactiveNode>, _ count: UInt32) {
+    leave()
+    for _ in 0..<count { node.release() }
+    enter()
+  }
 }
 
 /// The computations a wide run read, up to its link `last` (see

@@ -211,7 +211,7 @@ extension Reaction {
         Computation.bringUpToDate(input, thread: thread)
         Graph.enter()
         let releases = input.pointee.unpin()
-        if _slowPath(releases != 0) { Self.release(input.pointee.owner, releases) }
+        if _slowPath(releases != 0) { Graph.releaseHeld(input.pointee.owner, releases) }
         guard graph.pointee.epoch == epoch else {
           link = graph.pointee.deps
           continue
@@ -221,16 +221,6 @@ extension Reaction {
       link = current.pointee.nextDep
     }
     return false
-  }
-
-  /// Releases the `count` link references held for `node` while a pull had it
-  /// pinned, with the graph lock left for it (the releases may free the node). Called
-  /// and returns with the lock held.
-  @inline(never)
-  private static func release(_ node: Unmanaged<ReactiveNode>, _ count: UInt32) {
-    Graph.leave()
-    for _ in 0..<count { node.release() }
-    Graph.enter()
   }
 
   /// Ends a run that did not happen (nothing it read had changed).

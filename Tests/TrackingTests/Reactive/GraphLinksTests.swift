@@ -292,6 +292,67 @@ struct GraphLinksTests {
     #expect(source.node.readers.isEmpty)
   }
 
+  /// Pulls that pin a value race readers that let go of it. One thread writes to the
+  /// bottom of an observed chain: the observation's pull pins `middle` while it
+  /// recomputes `bottom`. The other drops, one by one, readers of `middle` made
+  /// before, each once a write's pull is recomputing `bottom`: their links to
+  /// `middle` go while it is pinned, and the pin holds their references. Bounded:
+  /// every pull finishes with the right value, `middle`'s readers end up exact, and
+  /// once everything is let go nothing is left (a held reference never released, or
+  /// a pin never ended, would keep `middle`). (That a held reference is not released
+  /// early is the test above's.)
+  @Test func pullsThatPinAValueRacingReadersThatLetGoOfItLoseNothing() {
+    weak var weakMiddle: ReactiveNode?
+    weak var weakTop: ReactiveNode?
+    do {
+      let x = LockedCell()
+      let runs = Locked(0)
+      let bottom = Derived { () -> Int in
+        runs.withLock { $0 += 1 }
+        var value = x.value
+        for step in 0..<300 { value &+= step & 0 }
+        return value
+      }
+      let middle = Derived { bottom.value + 1 }
+      let top = Derived { middle.value + 1 }
+      weakMiddle = middle.node
+      weakTop = top.node
+      // Observed, so that the observation's run pulls `top` and walks into `middle`.
+      let token = observe { _ = top.value }
+      // Kept alive: each keeps its link to `middle` until it is released.
+      let readers = Locked((0..<1_000).map { _ in Derived { middle.value * 2 } })
+      readers.withLock {
+        $0.forEach {
+          $0.keepsAlive = true
+          _ = $0.value
+        }
+      }
+      let wrong = Locked(0)
+      let writerDone = Locked(false)
+      DispatchQueue.concurrentPerform(iterations: 2) { worker in
+        for round in 0..<1_000 {
+          if worker == 0 {
+            x.value += 1
+            if top.value != x.value + 2 { wrong.withLock { $0 += 1 } }
+          } else {
+            // One reader dropped per write, once the write's pull is recomputing
+            // `bottom` (it ran once before): the writer never waits for this thread,
+            // and this one stops waiting when the writer is done.
+            while runs.withLock({ $0 }) <= round + 1 && !writerDone.withLock({ $0 }) {}
+            // Released outside the lock: its deinit drops its link.
+            let reader = readers.withLock { $0.removeLast() }
+            _ = reader
+          }
+        }
+        if worker == 0 { writerDone.withLock { $0 = true } }
+      }
+      #expect(wrong.withLock { $0 } == 0)
+      #expect(middle.node.readers.count == 1 && middle.node.readers.first === top.node)
+      token.cancel()
+    }
+    #expect(weakMiddle == nil && weakTop == nil)
+  }
+
   /// A one-shot tracking that reads a derived value while a write retires it (nobody
   /// else observes it) on another thread: every tracking hears the next change.
   @Test func aOneShotTrackingRacingARetirementHearsTheNextChange() {
