@@ -20,8 +20,11 @@ import CTrackingSupport
 /// on the node's list of dependencies (in the order the run first read them, with the
 /// version it saw), and on the computation's list of subscribers. A link holds both
 /// ends strongly: a node is released only when no link names it, so a walk under the
-/// lock never meets freed memory. Links are made, moved and dropped only for their
-/// subscriber: by its run as it reads (``Graph/recordRead(_:by:version:first:work:)``)
+/// lock never meets freed memory. A pull that leaves the lock while it stands on a
+/// node pins it (``GraphNode/pin()``): a link dropped meanwhile leaves its reference
+/// to the node held until the pull leaves it. Links are made, moved and dropped only
+/// for their subscriber: by its run as it reads
+/// (``Graph/recordRead(_:by:version:first:work:)``)
 /// and when the run ends (``Graph/endRun(of:work:)``), and when it is cancelled or
 /// retires (``Graph/dropDependencies(of:work:)``). The end of a run and a drop move
 /// the subscriber's `epoch`, so a pull that left the lock knows whether the link it
@@ -187,7 +190,7 @@ struct GraphNode {
   /// Keeps the node alive while a pull stands on it or waits for it, with the lock
   /// left in between. Called on a node reached through a link, under the lock: the
   /// link holds the node then, and from now on a dropped link's reference to it is held
-  /// rather than released (``Graph/releaseLinkReference(_:work:)``), so the node
+  /// rather than released (`Graph.releaseLinkReference(_:work:)`), so the node
   /// outlives the pin. Costs a count under the lock, not a retain and a release.
   @inline(__always)
   mutating func pin() { pins &+= 1 }
