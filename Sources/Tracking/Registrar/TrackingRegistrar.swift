@@ -51,10 +51,18 @@ public struct TrackingRegistrar: @unchecked Sendable {
     // One branch on the common path: no scope on this thread and no interop.
     let scope = CurrentScope.raw
     if _slowPath(CurrentScope.readNeedsRecording(scope)) {
-      recordAccess(subject, property: id, scope: scope) {
-        RequiredTracking.reportUntrackedRead(subject, keyPath(), name: Subject.trackedPropertyName(id))
-      }
+      recordAccess(subject, property: id, scope: scope) { Self.reportUntrackedRead(subject, id, keyPath) }
     }
+  }
+
+  /// Reports a read of property `id` made in a region that requires tracking, outside
+  /// any tracking. Out of line, so that the part of every read inlined at its call site
+  /// stays small: the key path is made only here.
+  @usableFromInline @inline(never)
+  static func reportUntrackedRead<Subject: Trackable, Member>(
+    _ subject: Subject, _ id: Int, _ keyPath: () -> KeyPath<Subject, Member>
+  ) {
+    RequiredTracking.reportUntrackedRead(subject, keyPath(), name: Subject.trackedPropertyName(id))
   }
 
   /// The part of ``access(_:property:keyPath:)`` that runs inside a tracking scope or
@@ -63,14 +71,16 @@ public struct TrackingRegistrar: @unchecked Sendable {
   /// The one place a read is recorded: state values' registrars come here too.
   /// Inlined: reads inside scopes are the common case in views, and an out-of-line
   /// call cost them about 25 instructions each (the rare paths it calls, reporting and
-  /// relaying, are out of line already).
+  /// relaying, are out of line already). A read the scope has made already (a loop, a
+  /// value read in several places) costs one comparison and one bit test here, and no
+  /// call.
   @inlinable @inline(__always)
   func recordAccess<Subject: Trackable>(
     _ subject: Subject, property id: Int, scope: UnsafeMutableRawPointer?, reportUntracked: () -> Void
   ) {
     if let scope {
       if _fastPath(scope != CurrentScope.requiredMarker) {
-        AccessList.record(into: scope, storage, id, type: Subject.self)
+        if !AccessList.hasRead(in: scope, storage, id) { AccessList.record(into: scope, storage, id, type: Subject.self) }
       } else {
         reportUntracked()
       }

@@ -294,19 +294,25 @@ package struct AccessList {
 
   // MARK: The current scope
 
-  /// Records a read into the scope that is current on this thread. Kept out of line:
-  /// the inlined fast path at the call site is only the thread-local load.
-  ///
-  /// A read the scope has made already (a property of its first object, read again:
-  /// a loop, or a value read in several places) returns after one comparison and one
-  /// bit test, before anything else is looked at.
+  /// Whether the scope `scope` has read property `id` of its first object already (a
+  /// loop, or a value read in several places): then the read has nothing to record.
+  /// One comparison and one bit test, inlined into the read itself (see
+  /// ``TrackingRegistrar``'s `recordAccess`), before the call to
+  /// ``record(into:_:_:type:)``.
+  @inlinable @inline(__always)
+  static func hasRead(in scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int) -> Bool {
+    let list = scope.assumingMemoryBound(to: AccessList.self)
+    return list.pointee.firstStorage === storage && list.pointee.firstProperties.hasBit(id)
+  }
+
+  /// Records a read into the scope that is current on this thread, which has not made
+  /// it yet (``hasRead(in:_:_:)``). Kept out of line: the part of the read inlined at
+  /// its call site is the thread-local load and that test.
   @usableFromInline @inline(never)
   static func record(
     into scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type
   ) {
-    let list = scope.assumingMemoryBound(to: AccessList.self)
-    if list.pointee.firstStorage === storage, list.pointee.firstProperties.hasBit(id) { return }
-    list.pointee.record(storage, id, type: type)
+    scope.assumingMemoryBound(to: AccessList.self).pointee.record(storage, id, type: type)
   }
 
   /// Runs `body` with a fresh scope as the thread's current one and returns what it
@@ -322,8 +328,11 @@ package struct AccessList {
 
   /// ``collect(_:)`` into the caller's fresh `list`, which stays in place: returned in
   /// a tuple, the list (some 150 bytes) is copied out with `memcpy`, and again when it
-  /// is handed to a function that is not inlined.
-  @inlinable
+  /// is handed to a function that is not inlined. Always inlined: left to the
+  /// optimizer, a slightly larger tracked read inlined into `body` was enough to leave
+  /// it out of line in the render-graph row, with a retain and a release of the body's
+  /// context per tracking (`graph.frame`, +4 %).
+  @inlinable @inline(__always)
   package static func collect<T, Failure: Error>(
     into list: inout AccessList, _ body: () throws(Failure) -> T
   ) throws(Failure) -> T {
