@@ -59,6 +59,26 @@ struct InteropTests {
     #expect(log.events == ["apple saw count"])
   }
 
+  /// A read our scope has made already records nothing more, but is still relayed: an
+  /// Apple tracking nested in our scope that reads only that property hears its change.
+  @Test func aReadOurScopeMadeAlreadyIsStillRelayedToApple() {
+    let wasOn = TrackingInterop.relaysToAppleObservation
+    TrackingInterop.relaysToAppleObservation = true
+    defer { TrackingInterop.relaysToAppleObservation = wasOn }
+
+    let counter = Counter()
+    let log = EventLog()
+    let tracking = withCancellableTracking {
+      _ = counter.count
+      withObservationTracking { _ = counter.count } onChange: { log("apple saw count") }
+    } onChange: {
+      log("ours saw count")
+    }.tracking
+    counter.count = 1
+    #expect(log.events.sorted() == ["apple saw count", "ours saw count"])
+    tracking.cancel()
+  }
+
   /// The relay is made on first use and then read without the lock: threads racing to
   /// make it must all end up registering with the same one, or some of Apple's
   /// trackings would miss the change. (Also run under ThreadSanitizer.)
