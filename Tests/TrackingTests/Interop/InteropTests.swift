@@ -42,10 +42,7 @@ struct InteropTests {
     appleOnly.cancel()
   }
 
-  @Test func appleTrackingSeesOurObjectsWhenRelaying() {
-    let wasOn = TrackingInterop.relaysToAppleObservation
-    TrackingInterop.relaysToAppleObservation = true
-    defer { TrackingInterop.relaysToAppleObservation = wasOn }
+  @Test(.relayingToApple) func appleTrackingSeesOurObjectsWhenRelaying() {
     #expect(TrackingInterop.relaysToAppleObservation)
 
     let counter = Counter()
@@ -61,11 +58,7 @@ struct InteropTests {
 
   /// A read our scope has made already records nothing more, but is still relayed: an
   /// Apple tracking nested in our scope that reads only that property hears its change.
-  @Test func aReadOurScopeMadeAlreadyIsStillRelayedToApple() {
-    let wasOn = TrackingInterop.relaysToAppleObservation
-    TrackingInterop.relaysToAppleObservation = true
-    defer { TrackingInterop.relaysToAppleObservation = wasOn }
-
+  @Test(.relayingToApple) func aReadOurScopeMadeAlreadyIsStillRelayedToApple() {
     let counter = Counter()
     let log = EventLog()
     let tracking = withCancellableTracking {
@@ -82,11 +75,7 @@ struct InteropTests {
   /// The relay is made on first use and then read without the lock: threads racing to
   /// make it must all end up registering with the same one, or some of Apple's
   /// trackings would miss the change. (Also run under ThreadSanitizer.)
-  @Test func threadsRacingToMakeTheRelayShareOne() {
-    let wasOn = TrackingInterop.relaysToAppleObservation
-    TrackingInterop.relaysToAppleObservation = true
-    defer { TrackingInterop.relaysToAppleObservation = wasOn }
-
+  @Test(.relayingToApple) func threadsRacingToMakeTheRelayShareOne() {
     for round in 0..<200 {
       let counter = Counter()  // fresh: no relay yet
       let log = EventLog()
