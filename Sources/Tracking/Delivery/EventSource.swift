@@ -70,14 +70,14 @@ package final class EventSource: @unchecked Sendable {
     return keyPath
   }
 
-  /// The changed property's value, described, while the change is being delivered
-  /// (introspection).
+  /// The changed property's value, described within a bound (``BoundedDescription``),
+  /// while the change is being delivered (introspection).
   var valueDescription: String? {
     guard thread == tracking_current_thread(), isLive, let root = strongSubject ?? weakSubject,
       let keyPath
     else { return nil }
     let subject: Any = root
-    return CurrentScope.with(nil) { subject[keyPath: keyPath].map { String(describing: $0) } }
+    return CurrentScope.with(nil) { subject[keyPath: keyPath].map(BoundedDescription.describe) }
   }
 
   func read<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> Value? {

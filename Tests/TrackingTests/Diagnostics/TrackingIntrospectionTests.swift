@@ -61,6 +61,17 @@ struct TrackingIntrospectionTests {
     token.cancel()
   }
 
+  /// A large collection is described by its first elements and how many more, not
+  /// element by element.
+  @Test(.introspecting) func aLargeCollectionsChangeIsDescribedWithinTheBound() {
+    let basket = Basket()
+    let token = observe { _ = basket.items }
+    basket.items = (0..<1_000).map { "\($0)" }
+    let first16 = (0..<16).map { "\"\($0)\"" }.joined(separator: ", ")
+    #expect(token.lastRunCauses.map(\.description) == ["Basket.items: [] → [\(first16), … 984 more]"])
+    token.cancel()
+  }
+
   /// A property the run did not read is no cause: its change does not reach the node.
   @Test(.introspecting) func aChangeTheRunDidNotReadIsNoCause() {
     let basket = Basket()

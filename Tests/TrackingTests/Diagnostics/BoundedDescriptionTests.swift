@@ -1,0 +1,68 @@
+import Testing
+
+@testable import Tracking
+
+/// Counts its debug descriptions, to show how many elements a description walked.
+private struct Counted: CustomDebugStringConvertible {
+  static let descriptions = Locked(0)
+  let value: Int
+  var debugDescription: String {
+    Self.descriptions.withLock { $0 += 1 }
+    return "#\(value)"
+  }
+}
+
+/// How introspection describes a changed value: as `String(describing:)` does, within
+/// a bound on the elements and characters it describes.
+@Suite("Introspection: a changed value's bounded description")
+struct BoundedDescriptionTests {
+  /// Within the bound, the description is the standard library's.
+  @Test func aSmallValueIsDescribedAsStringDescribingDoes() {
+    let values: [Any] = [
+      42, "Ada", [1, 2, 3], ["a": 1], Set([7]), Optional([1, 2]), Optional<[Int]>.none, Optional("x"),
+      Array(0..<16), (1, "one"),
+    ]
+    for value in values {
+      #expect(BoundedDescription.describe(value) == String(describing: value))
+    }
+  }
+
+  /// A collection past the bound: its first 16 elements as an array shows them, and how
+  /// many more; the other elements are not described at all.
+  @Test func aLargeCollectionIsDescribedByItsFirstElementsAndItsCount() {
+    #expect(
+      BoundedDescription.describe(Array(0..<1_000))
+        == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, … 984 more]")
+    #expect(BoundedDescription.describe(Array(repeating: "a", count: 17)).hasSuffix(#""a", … 1 more]"#))
+    #expect(BoundedDescription.describe(Optional(Array(0..<20))) == "Optional([\((0..<16).map(String.init).joined(separator: ", ")), … 4 more])")
+    let before = Counted.descriptions.withLock { $0 }
+    _ = BoundedDescription.describe((0..<10_000).map(Counted.init))
+    #expect(Counted.descriptions.withLock { $0 } - before == 16)
+  }
+
+  /// A dictionary's pairs are shown as the dictionary shows them, `key: value`.
+  @Test func aLargeDictionaryShowsItsPairsAsKeyAndValue() {
+    let dictionary = Dictionary(uniqueKeysWithValues: (0..<40).map { ("k\($0)", $0) })
+    let description = BoundedDescription.describe(dictionary)
+    #expect(description.hasSuffix(", … 24 more]"))
+    let pairs = description.dropFirst().dropLast(", … 24 more]".count).split(separator: ", ")
+    #expect(pairs.count == 16)
+    for pair in pairs {
+      let parts = pair.split(separator: ": ")
+      #expect(parts.count == 2)
+      #expect(parts.last.flatMap { Int($0) }.map { "\"k\($0)\"" } == parts.first.map(String.init))
+    }
+  }
+
+  /// Any description past 1 000 characters is cut there, with `…`.
+  @Test func aLongDescriptionIsCut() {
+    let long = String(repeating: "é", count: 5_000)
+    #expect(BoundedDescription.describe(long) == String(repeating: "é", count: 1_000) + "…")
+    #expect(BoundedDescription.describe(String(repeating: "é", count: 1_000)) == String(repeating: "é", count: 1_000))
+    struct Wrapper { var rows = Array(0..<2_000) }
+    let wrapped = BoundedDescription.describe(Wrapper())
+    #expect(wrapped.count == 1_001)
+    #expect(wrapped.hasPrefix("Wrapper(rows: [0, 1, 2"))
+    #expect(wrapped.hasSuffix("…"))
+  }
+}
