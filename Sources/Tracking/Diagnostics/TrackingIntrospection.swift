@@ -15,6 +15,12 @@
 /// reading the changed property's value as it changes (old and new where it hears
 /// both). Turning it on affects what is made afterwards; turning it off stops the
 /// recording at once.
+///
+/// What it keeps is bounded: a property that changes several times before a run is
+/// one cause (its value before the first change and after the latest), and a value is
+/// described as `String(describing:)` would, but a collection of more than 16 elements
+/// by its first 16 and how many more (`[1, 2, 3, … 997 more]`), and no description past
+/// 1 000 characters. So a large model stays usable with introspection on.
 public enum TrackingIntrospection {
   /// Whether introspection is on.
   public static var isEnabled: Bool {
@@ -32,10 +38,14 @@ public struct TrackingChange: Sendable, CustomStringConvertible {
   public let objectType: Any.Type?
   /// The property's name, when known.
   public let propertyName: String?
-  /// The value before the change, when it was read (the observation heard the
-  /// will-set).
+  /// The value before the change, described (within the bound that
+  /// ``TrackingIntrospection`` states), when it was read: the observation heard the
+  /// will-set. For a property changed several times before the run, the value before
+  /// the first change.
   public let oldValue: String?
-  /// The value after the change, when it was read (the observation heard the did-set).
+  /// The value after the change, described (within the same bound), when it was read:
+  /// the observation heard the did-set. For a property changed several times before
+  /// the run, the value after the latest change.
   public let newValue: String?
   /// The object, to pair a will-set with its did-set.
   let object: ObjectIdentifier?
@@ -55,7 +65,7 @@ public struct TrackingChange: Sendable, CustomStringConvertible {
 extension TrackingToken {
   /// The changes that caused the observation's latest run, recorded while
   /// ``TrackingIntrospection`` was on when it was started; empty otherwise (and for
-  /// the first run).
+  /// the first run). One per property of an object, in the order they first changed.
   public var lastRunCauses: [TrackingChange] {
     reaction?.state.withLock { $0.causes.last } ?? []
   }

@@ -49,20 +49,27 @@ enum Introspection {
 
 /// Why a node ran last, and why it will run next: the changes it heard (kept only
 /// while introspection is on).
+///
+/// One entry per property of an object, however many times it changes before the run:
+/// its value before the first change and after the latest. So what a node keeps is
+/// bounded by what its run read, even if it waits long for its next run (a sequence
+/// nobody iterates, a run scheduled on a busy actor) while the property keeps changing.
 struct RunCauses {
-  /// The changes heard since the latest run began.
+  /// The changes heard since the latest run began, in the order their properties first
+  /// changed.
   var next: [TrackingChange] = []
   /// The changes that caused the latest run.
   var last: [TrackingChange] = []
 
-  /// Adds a change; a did-set completes the will-set of the same property heard before
-  /// it with the new value.
+  /// Adds a change. A will-set of a property already listed adds nothing (the old
+  /// value listed is older); a did-set completes the entry of its property with the new
+  /// value.
   mutating func heard(_ change: TrackingChange) {
-    if change.kind == .didSet, let index = next.lastIndex(where: { $0.isWillSet(of: change) }) {
-      next[index] = next[index].completed(by: change)
-    } else {
+    guard let index = next.lastIndex(where: { $0.isChange(ofSamePropertyAs: change) }) else {
       next.append(change)
+      return
     }
+    if change.kind == .didSet { next[index] = next[index].completed(by: change) }
   }
 
   mutating func beginRun() {
@@ -83,8 +90,10 @@ extension TrackingChange {
       oldValue: kind == .willSet ? value : nil, newValue: kind == .didSet ? value : nil, object: site?.objectID)
   }
 
-  func isWillSet(of didSet: TrackingChange) -> Bool {
-    kind == .willSet && object != nil && object == didSet.object && propertyName == didSet.propertyName
+  /// Whether both are a will-set or a did-set of the same property of the same object.
+  func isChange(ofSamePropertyAs other: TrackingChange) -> Bool {
+    kind != .deinit && other.kind != .deinit && object != nil && object == other.object
+      && propertyName == other.propertyName
   }
 
   func completed(by didSet: TrackingChange) -> TrackingChange {

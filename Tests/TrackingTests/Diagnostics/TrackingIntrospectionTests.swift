@@ -61,6 +61,25 @@ struct TrackingIntrospectionTests {
     token.cancel()
   }
 
+  /// A property changed several times before the run is one cause, from its value
+  /// before the first change to its value after the latest, where it first changed:
+  /// what a node keeps is bounded by what it read, however many writes it waits for.
+  @Test(.introspecting) func aPropertyChangedSeveralTimesBeforeTheRunIsOneCause() {
+    let basket = Basket()
+    let token = observe { _ = (basket.items, basket.owner) }
+    withTransaction {
+      basket.owner = "Bob"
+      basket.items = ["milk"]
+      basket.owner = "Cy"
+      for index in 0..<1_000 { basket.owner = "Dee \(index)" }
+    }
+    #expect(
+      token.lastRunCauses.map(\.description) == [
+        "Basket.owner: Ada → Dee 999", #"Basket.items: [] → ["milk"]"#,
+      ])
+    token.cancel()
+  }
+
   /// A large collection is described by its first elements and how many more, not
   /// element by element.
   @Test(.introspecting) func aLargeCollectionsChangeIsDescribedWithinTheBound() {
