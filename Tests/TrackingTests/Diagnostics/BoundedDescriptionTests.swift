@@ -2,12 +2,19 @@ import Testing
 
 @testable import Tracking
 
-/// Counts its debug descriptions, to show how many elements a description walked.
-private struct Counted: CustomDebugStringConvertible {
-  static let descriptions = Locked(0)
+/// Counts its debug descriptions in its test's own counter, to show how many elements
+/// a description walked.
+struct Counted: CustomDebugStringConvertible, Sendable {
+  final class Counter: Sendable {
+    let descriptions = Locked(0)
+    var count: Int { descriptions.withLock { $0 } }
+  }
+
   let value: Int
+  let counter: Counter
+
   var debugDescription: String {
-    Self.descriptions.withLock { $0 += 1 }
+    counter.descriptions.withLock { $0 += 1 }
     return "#\(value)"
   }
 }
@@ -19,7 +26,7 @@ struct BoundedDescriptionTests {
   /// Within the bound, the description is the standard library's.
   @Test func aSmallValueIsDescribedAsStringDescribingDoes() {
     let values: [Any] = [
-      42, "Ada", [1, 2, 3], ["a": 1], Set([7]), Optional([1, 2]), Optional<[Int]>.none, Optional("x"),
+      42, "Ada", [1, 2, 3], ["a": 1], Set([7]), Optional([1, 2]) as Any, Optional<[Int]>.none as Any, Optional("x") as Any,
       Array(0..<16), (1, "one"),
     ]
     for value in values {
@@ -34,10 +41,10 @@ struct BoundedDescriptionTests {
       BoundedDescription.describe(Array(0..<1_000))
         == "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, … 984 more]")
     #expect(BoundedDescription.describe(Array(repeating: "a", count: 17)).hasSuffix(#""a", … 1 more]"#))
-    #expect(BoundedDescription.describe(Optional(Array(0..<20))) == "Optional([\((0..<16).map(String.init).joined(separator: ", ")), … 4 more])")
-    let before = Counted.descriptions.withLock { $0 }
-    _ = BoundedDescription.describe((0..<10_000).map(Counted.init))
-    #expect(Counted.descriptions.withLock { $0 } - before == 16)
+    #expect(BoundedDescription.describe(Optional(Array(0..<20)) as Any) == "Optional([\((0..<16).map(String.init).joined(separator: ", ")), … 4 more])")
+    let counter = Counted.Counter()
+    _ = BoundedDescription.describe((0..<10_000).map { Counted(value: $0, counter: counter) })
+    #expect(counter.count == 16)
   }
 
   /// A dictionary's pairs are shown as the dictionary shows them, `key: value`.

@@ -7,6 +7,11 @@ import Testing
   var note = ""
 }
 
+@Trackable private final class Shelf: @unchecked Sendable {
+  var items: [Counted]
+  init(items: [Counted]) { self.items = items }
+}
+
 /// Turns ``TrackingIntrospection`` on for one test and back to what it was. The switch
 /// is process-wide: the suite is serialized, and what it changes for nodes made in
 /// other suites meanwhile is only that they record the causes of their runs.
@@ -88,6 +93,18 @@ struct TrackingIntrospectionTests {
     basket.items = (0..<1_000).map { "\($0)" }
     let first16 = (0..<16).map { "\"\($0)\"" }.joined(separator: ", ")
     #expect(token.lastRunCauses.map(\.description) == ["Basket.items: [] → [\(first16), … 984 more]"])
+    token.cancel()
+  }
+
+  /// Recording a write of a 1 000-element array describes 32 elements: the first 16 of
+  /// the old value and of the new (it described all 2 000).
+  @Test(.introspecting) func recordingALargeCollectionsChangeDescribesBoundedElements() {
+    let counter = Counted.Counter()
+    let shelf = Shelf(items: (0..<1_000).map { Counted(value: $0, counter: counter) })
+    let token = observe { _ = shelf.items }
+    shelf.items[999] = Counted(value: -1, counter: counter)
+    #expect(counter.count == 32)
+    #expect(token.lastRunCauses.count == 1)
     token.cancel()
   }
 
