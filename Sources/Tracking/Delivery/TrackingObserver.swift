@@ -187,7 +187,8 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// holds it alone needs no entry for it).
   func sharesBits(_ properties: PropertySet) -> Bool {
     let bits = sharedBits
-    return bits != 0 && properties == PropertySet(bits: Self.properties(bits))
+    return bits != 0 && properties.bits == Self.properties(bits) && properties.spilled == nil
+      && !properties.includesAll
   }
 
   /// Sets ``sharedBits`` to `properties`, when they fit. Only for an observer that is

@@ -69,6 +69,22 @@ struct PropertySet: Sendable, Equatable {
     if let extra = other.spilled { for id in extra { insert(id) } }
   }
 
+  /// Equal when they hold the same bits, the same spilled identifiers in the same
+  /// order, and both or neither stand for every property (what the synthesized `==`
+  /// compared). Written out so that the common case, nothing spilled, is always a few
+  /// inlined instructions: the optimizer inlined the synthesized one, which compares
+  /// the arrays too, or left it out of line, as the code around changed.
+  @inlinable @inline(__always)
+  static func == (lhs: PropertySet, rhs: PropertySet) -> Bool {
+    lhs.bits == rhs.bits && lhs.includesAll == rhs.includesAll
+      && ((lhs.spilled == nil && rhs.spilled == nil) || spilledEqual(lhs, rhs))
+  }
+
+  @usableFromInline @inline(never)
+  static func spilledEqual(_ lhs: PropertySet, _ rhs: PropertySet) -> Bool {
+    lhs.spilled == rhs.spilled
+  }
+
   /// The identifiers, ascending below 64, then the spilled ones (not ``all``).
   var identifiers: [Int] {
     var result: [Int] = []

@@ -45,4 +45,26 @@ struct PropertySetTests {
     set.formUnion(other)
     #expect(set.identifiers == [1, 2, 100, 200])
   }
+
+  /// Equal sets: the same bits, the same spilled numbers in the same order, and both or
+  /// neither standing for every property. (The observer-reuse rule compares a run's
+  /// reads with the previous run's this way.)
+  @Test func equalityComparesTheBitsTheSpilledNumbersAndAll() {
+    var spilled = PropertySet(3)
+    spilled.insert(100)
+    var same = PropertySet(3)
+    same.insert(100)
+    var otherSpilled = PropertySet(3)
+    otherSpilled.insert(101)
+    var all = PropertySet(3)
+    all.formUnion(.all)
+    #expect(PropertySet(3) == PropertySet(3))
+    #expect(PropertySet(3) != PropertySet(4))
+    #expect(spilled == same)
+    #expect(spilled != PropertySet(3))
+    #expect(PropertySet(3) != spilled)
+    #expect(spilled != otherSpilled)
+    #expect(all != PropertySet(3))
+    #expect(all == all)
+  }
 }
