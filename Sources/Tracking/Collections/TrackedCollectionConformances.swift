@@ -168,7 +168,26 @@ extension TrackedList: CustomStringConvertible {
 extension TrackedDictionary: CustomStringConvertible {
   /// The entries in order (read without tracking).
   public var description: String {
-    let entries = storage.buffer.cells.map { "\($0.key): \($0.value!)" }
+    let entries = storage.buffer.cells.map(describeEntry)
     return "TrackedDictionary([\(entries.joined(separator: ", "))])"
+  }
+}
+
+/// A tracked dictionary's entry, as its description shows it.
+private func describeEntry<Root>(_ cell: ElementCell<Root>) -> String { "\(cell.key): \(cell.value!)" }
+
+/// Past the bound, introspection shows a tracked collection's first elements as its
+/// description does (see ``BoundedDescription``).
+extension TrackedList: ListsEveryElement {
+  func boundedDescription() -> String? {
+    BoundedDescription.listing(storage.buffer.cells, open: "TrackedList([", close: "])") {
+      String(reflecting: $0.value!)
+    }
+  }
+}
+
+extension TrackedDictionary: ListsEveryElement {
+  func boundedDescription() -> String? {
+    BoundedDescription.listing(storage.buffer.cells, open: "TrackedDictionary([", close: "])", element: describeEntry)
   }
 }

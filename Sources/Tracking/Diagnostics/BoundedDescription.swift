@@ -2,18 +2,20 @@
 /// ``TrackingChange/newValue``): as `String(describing:)` does, within a bound.
 ///
 /// Introspection describes the value at every change it records, on the mutating
-/// thread. A description of a whole collection walks every element, so a model with a
-/// large array would pay thousands of element descriptions per write while
-/// introspection is on. Bounded instead:
-/// - a collection (a `String` is not one here) of more than ``elementLimit`` elements
-///   is described by its first ``elementLimit`` elements and how many more it has:
-///   `[1, 2, 3, … 997 more]`, or `["a": 1, … 40 more]` for a dictionary's key-value
-///   pairs (the type's own description is not used: it would walk them all);
+/// thread. The description of an array, a set or a dictionary walks every element, so
+/// a model with a large array would pay thousands of element descriptions per write
+/// while introspection is on. Bounded instead:
+/// - a collection whose description lists every element (``ListsEveryElement``: the
+///   standard library's arrays, sets and dictionaries, and the tracked collections)
+///   with more than ``elementLimit`` elements is described by its first
+///   ``elementLimit``, in the collection's own format, and how many more it has:
+///   `[1, 2, 3, … 997 more]`, `Set([…, … 40 more])`, `["a": 1, … 40 more]`;
 /// - a description longer than ``characterLimit`` characters is cut there and ends
 ///   with `…`.
 ///
-/// A collection inside another value (an array in a struct) is described by the
-/// value's own description, then cut.
+/// Other values, and other collections (a range, `Data`: their descriptions are short),
+/// keep their own description, cut. So does a collection inside another value (an
+/// array in a struct).
 enum BoundedDescription {
   /// The elements of a collection described before its count of the others.
   static let elementLimit = 16
@@ -22,32 +24,31 @@ enum BoundedDescription {
 
   /// `value`'s description, bounded.
   static func describe(_ value: Any) -> String {
-    cut(describeCollection(in: value) ?? String(describing: value))
+    cut(describeListing(in: value) ?? String(describing: value))
   }
 
-  /// The bounded description of `value` if it is a collection, or an optional one
-  /// (`Optional([1, 2, … 998 more])`, as an optional's description wraps its value's);
-  /// `nil` for any other value. (A cast to `any Collection` would look through the
-  /// optional and lose the wrapping.)
-  private static func describeCollection(in value: Any) -> String? {
+  /// The bounded description of `value` if it is a collection that lists every
+  /// element and has too many, or an optional one (`Optional([1, 2, … 998 more])`,
+  /// as an optional's description wraps its value's); `nil` otherwise. (A cast to the
+  /// protocol would look through the optional and lose the wrapping.)
+  private static func describeListing(in value: Any) -> String? {
     if let optional = value as? any OptionalValue {
-      guard let wrapped = optional.wrapped, let inner = describeCollection(in: wrapped) else { return nil }
+      guard let wrapped = optional.wrapped, let inner = describeListing(in: wrapped) else { return nil }
       return "Optional(\(inner))"
     }
-    guard !(value is any StringProtocol), let collection = value as? any Collection else { return nil }
-    return describe(collection: collection)
+    return (value as? any ListsEveryElement)?.boundedDescription()
   }
 
-  private static func describe<C: Collection>(collection: C) -> String {
-    let count = collection.count
-    guard count > elementLimit else { return String(describing: collection) }
-    // As the standard library's collections show their elements: debug descriptions,
-    // and a dictionary's pairs as `key: value`. (No `Mirror`: a type's custom mirror
-    // may do work of its own.)
-    let shown =
-      (collection as? any KeyValuePairs)?.describePairs(limit: elementLimit)
-      ?? collection.prefix(elementLimit).map { String(reflecting: $0) }
-    return "[\(shown.joined(separator: ", ")), … \(count - elementLimit) more]"
+  /// `elements`' first ``elementLimit`` elements, each described by `element`, between
+  /// `open` and `close`, and how many more there are; `nil` if there are no more.
+  static func listing<C: Collection>(
+    _ elements: C, open: String = "[", close: String = "]",
+    element: (C.Element) -> String = { String(reflecting: $0) }
+  ) -> String? {
+    let count = elements.count
+    guard count > elementLimit else { return nil }
+    let shown = elements.prefix(elementLimit).map(element)
+    return "\(open)\(shown.joined(separator: ", ")), … \(count - elementLimit) more\(close)"
   }
 
   private static func cut(_ text: String) -> String {
@@ -58,6 +59,37 @@ enum BoundedDescription {
   }
 }
 
+/// A collection whose description lists every element, which ``BoundedDescription``
+/// describes by its first elements once it has too many.
+protocol ListsEveryElement {
+  /// The first ``BoundedDescription/elementLimit`` elements as the collection's own
+  /// description shows them, and how many more (``BoundedDescription/listing(_:open:close:element:)``);
+  /// `nil` when there are no more, so that the collection's own description is used.
+  func boundedDescription() -> String?
+}
+
+extension Array: ListsEveryElement {
+  func boundedDescription() -> String? { BoundedDescription.listing(self) }
+}
+
+extension ContiguousArray: ListsEveryElement {
+  func boundedDescription() -> String? { BoundedDescription.listing(self) }
+}
+
+extension ArraySlice: ListsEveryElement {
+  func boundedDescription() -> String? { BoundedDescription.listing(self) }
+}
+
+extension Set: ListsEveryElement {
+  func boundedDescription() -> String? { BoundedDescription.listing(self, open: "Set([", close: "])") }
+}
+
+extension Dictionary: ListsEveryElement {
+  func boundedDescription() -> String? {
+    BoundedDescription.listing(self) { "\(String(reflecting: $0.key)): \(String(reflecting: $0.value))" }
+  }
+}
+
 /// An optional of any type, to look inside it (``BoundedDescription``).
 private protocol OptionalValue {
   var wrapped: Any? { get }
@@ -65,15 +97,4 @@ private protocol OptionalValue {
 
 extension Optional: OptionalValue {
   fileprivate var wrapped: Any? { self.map { $0 } }
-}
-
-/// A dictionary, to show its pairs as `key: value` (``BoundedDescription``).
-private protocol KeyValuePairs {
-  func describePairs(limit: Int) -> [String]
-}
-
-extension Dictionary: KeyValuePairs {
-  fileprivate func describePairs(limit: Int) -> [String] {
-    prefix(limit).map { "\(String(reflecting: $0.key)): \(String(reflecting: $0.value))" }
-  }
 }

@@ -18,9 +18,9 @@
 ///
 /// What it keeps is bounded: a property that changes several times before a run is
 /// one cause (its value before the first change and after the latest), and a value is
-/// described as `String(describing:)` would, but a collection of more than 16 elements
-/// by its first 16 and how many more (`[1, 2, 3, … 997 more]`), and no description past
-/// 1 000 characters. So a large model stays usable with introspection on.
+/// described as `String(describing:)` would, but an array, a set, a dictionary or a
+/// tracked collection of more than 16 elements by its first 16 and how many more
+/// (`[1, 2, 3, … 997 more]`), and no description past 1 000 characters. So a large model stays usable with introspection on.
 public enum TrackingIntrospection {
   /// Whether introspection is on.
   public static var isEnabled: Bool {

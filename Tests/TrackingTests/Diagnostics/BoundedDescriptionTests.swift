@@ -19,6 +19,11 @@ struct Counted: CustomDebugStringConvertible, Sendable {
   }
 }
 
+private struct Listed: Identifiable, Equatable, CustomDebugStringConvertible {
+  let id: Int
+  var debugDescription: String { "L\(id)" }
+}
+
 /// How introspection describes a changed value: as `String(describing:)` does, within
 /// a bound on the elements and characters it describes.
 @Suite("Introspection: a changed value's bounded description")
@@ -27,7 +32,7 @@ struct BoundedDescriptionTests {
   @Test func aSmallValueIsDescribedAsStringDescribingDoes() {
     let values: [Any] = [
       42, "Ada", [1, 2, 3], ["a": 1], Set([7]), Optional([1, 2]) as Any, Optional<[Int]>.none as Any, Optional("x") as Any,
-      Array(0..<16), (1, "one"),
+      Array(0..<16), (1, "one"), 0..<1_000, ContiguousArray(0..<3), TrackedList(uniqueElements: (0..<3).map(Listed.init)),
     ]
     for value in values {
       #expect(BoundedDescription.describe(value) == String(describing: value))
@@ -45,6 +50,20 @@ struct BoundedDescriptionTests {
     let counter = Counted.Counter()
     _ = BoundedDescription.describe((0..<10_000).map { Counted(value: $0, counter: counter) })
     #expect(counter.count == 16)
+  }
+
+  /// Each kind of collection that lists its elements keeps its own format: a set's,
+  /// a tracked list's and a tracked dictionary's.
+  @Test func aLargeCollectionKeepsItsOwnFormat() {
+    let set = BoundedDescription.describe(Set(0..<100))
+    #expect(set.hasPrefix("Set([") && set.hasSuffix(", … 84 more])"))
+    #expect(
+      BoundedDescription.describe(TrackedList(uniqueElements: (0..<20).map(Listed.init)))
+        == "TrackedList([\((0..<16).map { "L\($0)" }.joined(separator: ", ")), … 4 more])")
+    #expect(
+      BoundedDescription.describe(TrackedDictionary(uniqueKeysWithValues: (0..<20).map { ($0, "v\($0)") }))
+        == "TrackedDictionary([\((0..<16).map { "\($0): v\($0)" }.joined(separator: ", ")), … 4 more])")
+    #expect(BoundedDescription.describe(ArraySlice(0..<17)) == "[\((0..<16).map(String.init).joined(separator: ", ")), … 1 more]")
   }
 
   /// A dictionary's pairs are shown as the dictionary shows them, `key: value`.
