@@ -187,6 +187,8 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// holds it alone needs no entry for it).
   func sharesBits(_ properties: PropertySet) -> Bool {
     let bits = sharedBits
+    // The fields compared directly, bits first, rather than `==` with a set made from
+    // `bits`: 4 instructions fewer per install (RESULTS.md, *an equality always inlined*).
     return bits != 0 && properties.bits == Self.properties(bits) && properties.spilled == nil
       && !properties.includesAll
   }
