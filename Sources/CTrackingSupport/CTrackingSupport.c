@@ -8,6 +8,7 @@ _Thread_local int tracking_relaying_own_change_storage = 0;
 tracking_atomic_word tracking_interop_flags_storage = { 0 };
 
 tracking_atomic_word tracking_storage_serials = { 0 };
+tracking_atomic_word tracking_install_orders = { 0 };
 
 tracking_atomic_word tracking_spy_count_storage = { 0 };
 

@@ -172,6 +172,15 @@ static inline uint64_t tracking_next_storage_serial(void) {
   return (uint64_t)atomic_fetch_add_explicit(&tracking_storage_serials.value, 1, memory_order_relaxed) + 1;
 }
 
+/// The next installation number (1, 2, …; relaxed): one for each installed one-shot
+/// observer and each link of a node to a tracked property's source, so that what
+/// watches a property is told in the order it was installed (RegistrarWrites.swift).
+extern tracking_atomic_word tracking_install_orders;
+
+static inline uint64_t tracking_next_install_order(void) {
+  return (uint64_t)atomic_fetch_add_explicit(&tracking_install_orders.value, 1, memory_order_relaxed) + 1;
+}
+
 /// How many spies are registered (TrackingSpy.swift); read on the notification path.
 /// Reached through functions so Swift does not see a mutable global.
 /// How many leak checks are recording (see LifetimeRecorder.swift); relaxed, like the

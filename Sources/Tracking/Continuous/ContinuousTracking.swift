@@ -37,16 +37,16 @@ public enum FirstRun: Sendable, Hashable {
 /// - The first run receives an event of kind ``TrackingEvent/Kind/initial``; later runs
 ///   receive the latest event that arrived since the previous run (events coalesce).
 /// - Each run is tracked afresh, so reads behind conditions are followed. While a run
-///   reads the same properties of the same objects as the previous one, its observer
-///   stays installed (no allocation per run).
+///   reads the same properties of the same objects as the previous one, in the same
+///   order, it keeps its links to them (no allocation per run).
 /// - Runs happen on `apply`'s isolation, which it inherits from the caller: main-actor
 ///   code observes on the main actor. Changes made by `apply` itself do not cause
 ///   another run.
 /// - No change is lost: one made on another thread while a run is reading is noticed,
 ///   and causes another run.
 /// - Cancelling the token (or releasing it, or calling ``TrackingEvent/cancel()`` in
-///   `apply`) stops the observation: no run starts after that, and no observer of it
-///   stays installed.
+///   `apply`) stops the observation: no run starts after that, and nothing of it stays
+///   linked to what it read.
 ///
 /// Beyond Apple's: `delivery: .immediate` runs synchronously with each change (see
 /// ``ContinuousDelivery``), `firstRun: .immediate` makes the first run before this

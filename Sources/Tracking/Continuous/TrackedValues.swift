@@ -161,8 +161,8 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
     }
 
     /// Runs the producer as the run of the iterator's reaction, on the producer's actor:
-    /// tracked, keeping the installed observer while the closure reads the same
-    /// properties, and ignoring the closure's own writes (as Apple's tracking does).
+    /// tracked, keeping its links while the closure reads the same properties, and
+    /// ignoring the closure's own writes (as Apple's tracking does).
     /// Returns `nil` when the run was not needed after all.
     @inlinable
     static func evaluateHere(_ producer: Producer, _ signal: RunSignal, first: Bool) throws(Failure) -> Iteration? {
@@ -188,7 +188,7 @@ public struct TrackedValues<Element: Sendable, Failure: Error>: AsyncSequence, S
 /// A change either wakes the waiting task or, when nobody waits yet, is remembered
 /// (`pending`), so a change that lands between two `next()` calls is never lost and a
 /// burst of changes is one wake-up. Cancelling wakes the waiter for good and cancels
-/// the reaction, which releases its observer at once.
+/// the reaction, which drops its links at once.
 ///
 /// `@unchecked Sendable`: its mutable state is behind `state`'s lock.
 @usableFromInline
@@ -266,8 +266,8 @@ final class RunSignal: @unchecked Sendable {
   }
 
   deinit {
-    // Nobody can wait any more; release the reaction's observer now rather than when
-    // its property next changes.
+    // Nobody can wait any more; drop the reaction's links now rather than when its
+    // property next changes.
     reaction.cancel()
   }
 }

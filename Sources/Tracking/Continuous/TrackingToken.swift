@@ -62,8 +62,8 @@ public final class TrackingToken: Sendable, Hashable {
   /// for the first run), or `nil` before it first ran.
   public var lastEvent: TrackingEvent? { reaction?.lastEvent }
 
-  /// Stops the observation: the callback does not run again, is released, and no
-  /// observer of it stays installed. Calling it more than once does nothing.
+  /// Stops the observation: the callback does not run again, is released, and nothing
+  /// of it stays linked to what it read. Calling it more than once does nothing.
   public func cancel() {
     let first = state.withLock { cancelled -> Bool in
       defer { cancelled = true }

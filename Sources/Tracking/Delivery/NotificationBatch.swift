@@ -94,7 +94,7 @@ struct NotificationBatch {
     firstSource != nil || otherSources.capacity != 0 || queue.holdsReferences
   }
 
-  /// Delivers the did-set of one change to `observers`: nodes are told at once, one-shot
+  /// Delivers the did-set of one change to `observers` (one-shot trackings): their
   /// callbacks wait in the open batch (or in one opened for them). `change` is
   /// described as far as their callbacks need.
   static func deliverDidSet(_ observers: consuming DueObservers, _ change: ChangeDescription) {
@@ -103,45 +103,60 @@ struct NotificationBatch {
       let only = (consume observers).takeOnly().unsafelyUnwrapped
       // The common case, one observer of a change made outside any batch: what it
       // queues would run first in the batch opened for it, as from the (otherwise
-      // empty) queue, so a callback is called directly, and a node told so (a
-      // reaction then runs at once, rather than queued and taken back). A node whose
-      // change keeps no source opens that batch itself, only if it acts on the change.
-      if change.source == nil && only.kind == .node { return only.notifyDidSetAlone(change) }
+      // empty) queue, so its callback is called directly.
       return run {
         if let source = change.source { current!.pointee.keep(source) }
-        only.notifyDidSetAlone(change)
+        only.notifyDidSet(change)
       }
     }
     run {
       let batch = current!
       if let source = change.source { batch.pointee.keep(source) }
       // Queued changes are kept as one object, shared by every entry of this change.
-      var boxed: EventSource?
-      var isBoxed = false
-      observers.drain { observer in
-        if observer.kind == .node {
-          observer.notifyDidSet(change)
-        } else {
-          if !isBoxed {
-            boxed = change.eventSource
-            isBoxed = true
-          }
-          batch.pointee.queue.append(.oneShot(observer, boxed))
-        }
+      let boxed = change.eventSource
+      observers.drain { batch.pointee.queue.append(.oneShot($0, boxed)) }
+    }
+  }
+
+  /// Delivers the did-set of one change to one-shot observers and to the nodes of the
+  /// reactive graph it reached, in the order they were installed (see
+  /// ``TrackingObserver/installOrder``): each one-shot callback is queued in the batch,
+  /// each node told, as it comes.
+  static func deliverDidSet(_ observers: consuming DueObservers, andTo nodes: GraphWork, _ change: ChangeDescription) {
+    var due = observers.inOrder()
+    run {
+      let batch = current!
+      if let source = change.source { batch.pointee.keep(source) }
+      let boxed = change.eventSource
+      nodes.perform(change) { order in due.take(before: order) { batch.pointee.queue.append(.oneShot($0, boxed)) } }
+      due.takeRest { batch.pointee.queue.append(.oneShot($0, boxed)) }
+    }
+  }
+
+  /// Delivers the did-set of one change to the nodes of the reactive graph it reached
+  /// (``Graph/propagateWrite(from:thread:work:)``), in the change's batch: told at once,
+  /// in the order found. One node reached by a change made outside any batch is told it
+  /// is the only one (``GraphWork/tellAlone(_:)``): a reaction may then run at once,
+  /// rather than wait in a batch opened for it and be taken back out; one whose change
+  /// keeps no source opens that batch itself, only if it acts on the change.
+  static func deliverToNodes(_ nodes: GraphWork, _ change: ChangeDescription) {
+    if nodes.isOneTell && !isOpen {
+      guard let source = change.source else { return nodes.tellAlone(change) }
+      return run {
+        current!.pointee.keep(source)
+        nodes.tellAlone(change)
       }
+    }
+    run {
+      if let source = change.source { current!.pointee.keep(source) }
+      nodes.perform(change)
     }
   }
 
   /// Delivers the did-set of a change whose object and property are unknown to one
-  /// observer (see ``deliverDidSet(_:_:)``).
+  /// one-shot observer (see ``deliverDidSet(_:_:)``).
   static func deliverUnknownDidSet(_ observer: TrackingObserver) {
-    run {
-      if observer.kind == .node {
-        observer.notifyDidSet(.none)
-      } else {
-        current!.pointee.queue.append(.oneShot(observer, nil))
-      }
-    }
+    run { current!.pointee.queue.append(.oneShot(observer, nil)) }
   }
 
   /// Queues `node` in the open batch, unless it waits in one already; the caller has

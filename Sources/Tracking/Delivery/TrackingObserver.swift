@@ -38,13 +38,9 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     case willSetThenDidSet
     /// Hears only deallocations, until cancelled (a tracking with only `.deinit`).
     case deinitOnly
-    /// Connects a node of the reactive graph (a ``ReactiveNode``) to what it read: tells
-    /// it of every change (will-sets too, if it asked) until cancelled. A node keeps one
-    /// installed for as long as its runs keep reading the same properties.
-    case node
 
     /// Whether observers of this kind stay installed after they fire.
-    var isRepeating: Bool { self == .deinitOnly || self == .node }
+    var isRepeating: Bool { self == .deinitOnly }
   }
 
   /// A callback either ignores what happened (Apple's classic shape) or receives it.
@@ -89,20 +85,14 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     /// at creation, so they can be read while another thread releases the callbacks.
     let willSetNeeds: Handler.Needs
     let didSetNeeds: Handler.Needs
-    /// Whether a `node` observer hears will-sets, and did-sets.
-    let nodeHearsWillSet: Bool
-    let nodeHearsDidSet: Bool
-    /// Whether a `node` observer's node is a ``Computation`` that records no causes
-    /// (see ``TrackingObserver/observesPlainComputation``).
-    let nodeIsPlainComputation: Bool
     /// See ``TrackingObserver/sharedBits``. Sits in the padding after the flags, so
     /// an observer does not grow.
     var sharedBits: UInt32 = 0
+    /// See ``TrackingObserver/installOrder``.
+    var installOrder: UInt64 = 0
     var willSet: Handler?
     var didSet: Handler?
     var `deinit`: Handler?
-    /// The node a `node` observer connects (held strongly: see ``ReactiveNode``).
-    let node: ReactiveNode?
   }
 
   private static let pending = 0
@@ -116,22 +106,7 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     make(
       Callbacks(
         kind: kind, willSetNeeds: willSet?.needs ?? .nothing, didSetNeeds: didSet?.needs ?? .nothing,
-        nodeHearsWillSet: false, nodeHearsDidSet: false, nodeIsPlainComputation: false, willSet: willSet,
-        didSet: didSet, deinit: `deinit`,
-        node: nil))
-  }
-
-  /// The observer of one run of `node`: it hears will-sets if `hearsWillSet`, and
-  /// describes changes as far as `needs` says.
-  static func make(node: ReactiveNode, hearsWillSet: Bool, hearsDidSet: Bool, needs: Handler.Needs)
-    -> TrackingObserver
-  {
-    make(
-      Callbacks(
-        kind: .node, willSetNeeds: hearsWillSet ? needs : .nothing, didSetNeeds: needs,
-        nodeHearsWillSet: hearsWillSet, nodeHearsDidSet: hearsDidSet,
-        nodeIsPlainComputation: node.isComputation && !node.introspects, willSet: nil, didSet: nil, deinit: nil,
-        node: node))
+        willSet: willSet, didSet: didSet, deinit: `deinit`))
   }
 
   private static func make(_ callbacks: Callbacks) -> TrackingObserver {
@@ -148,18 +123,11 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// The kind never changes after creation, so it is read without synchronization.
   package var kind: Kind { callbacks.pointee.kind }
 
-  /// The node of a `node` observer.
-  var node: ReactiveNode? { callbacks.pointee.node }
-
-  /// Whether a `node` observer hears did-sets.
-  var nodeHearsDidSet: Bool { callbacks.pointee.nodeHearsDidSet }
-
   /// Whether the observer runs anything at a will-set.
   var hearsWillSet: Bool {
     switch kind {
     case .willSetOnce, .willSetThenDidSet: true
     case .didSetOnce, .deinitOnly: false
-    case .node: callbacks.pointee.nodeHearsWillSet
     }
   }
 
@@ -179,6 +147,19 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// never changed afterwards; registrars read it under their locks, which order it
   /// after that write.
   var sharedBits: UInt32 { callbacks.pointee.sharedBits }
+
+  /// When the observer was installed, among everything installed on tracked properties
+  /// (one-shot observers, and the links of nodes to the properties' sources): what is
+  /// told of a change is told in this order (see ``RegistrarStorage/didSet(_:subject:site:)``).
+  /// Set by ``AccessList/install(_:)`` with ``sharedBits``, before the observer is
+  /// installed anywhere, and never changed afterwards.
+  var installOrder: UInt64 { callbacks.pointee.installOrder }
+
+  /// Stamps the observer with the next installation number. Only for an observer that
+  /// is not installed yet.
+  func stampInstallOrder() {
+    callbacks.pointer(to: \.installOrder)!.pointee = tracking_next_install_order()
+  }
 
   /// The property set of ``sharedBits``.
   var sharedProperties: PropertySet { PropertySet(bits: Self.properties(sharedBits)) }
@@ -221,27 +202,6 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
   /// check on `header` would only add cost.
   private var callbacks: UnsafeMutablePointer<Callbacks> {
     withUnsafeMutablePointerToHeader { $0 }
-  }
-
-  /// Calls `body` with the node of a `node` observer, not retained for the call: the
-  /// node is held by the callbacks, which a node observer keeps for its whole life
-  /// (see `releaseCallbacks`), and the caller holds the observer.
-  @inline(__always)
-  private func withNode(_ body: (ReactiveNode) -> Void) {
-    Unmanaged.passUnretained(callbacks.pointee.node.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
-  }
-
-  /// Whether this is the observer of a ``Computation`` that records no causes: all
-  /// its did-set does is make the computation dirty, which a write does in the graph
-  /// as it scans the observers (see ``WriteMarks``). Fixed at creation: read without
-  /// synchronization.
-  var observesPlainComputation: Bool { callbacks.pointee.nodeIsPlainComputation }
-
-  /// The graph node of a `node` observer's node.
-  var nodeGraph: GraphRef {
-    var graph: GraphRef?
-    withNode { graph = $0.graph }
-    return graph.unsafelyUnwrapped
   }
 
   /// Whether the observer still takes events (it is neither due nor finished).
@@ -318,17 +278,13 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     case .willSetThenDidSet:
       guard isPending else { return }
       callbacks.pointee.willSet?.run(.willSet, change, canceller: self)
-    case .node:
-      guard isPending else { return }
-      withNode { $0.sourceWillChange(change) }
     case .didSetOnce, .deinitOnly:
       return
     }
   }
 
   /// Called by a batch, outside any lock, for a did-set queued for a one-shot observer
-  /// (see ``NotificationBatch``); a `node` observer's did-set goes straight to its node,
-  /// in the change's batch.
+  /// (see ``NotificationBatch``).
   func notifyDidSet(_ change: ChangeDescription) {
     switch kind {
     case .willSetOnce, .deinitOnly:
@@ -337,31 +293,15 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       // Queued as due (see `becomeDue`); a cancel since then won the word.
       guard tracking_atomic_cas(state, Self.due, Self.finished) else { return }
       takeFinalHandler(didSet: true)?.run(.didSet, change, canceller: self)
-    case .node:
-      guard isPending else { return }
-      withNode { $0.sourceDidChange(change) }
     }
-  }
-
-  /// ``notifyDidSet(_:)`` for the only observer of a change made outside any batch: in
-  /// a batch opened for it, or, for a node whose change keeps no source, before any is
-  /// (see ``ReactiveNode/sourceDidChangeAlone(_:)``).
-  func notifyDidSetAlone(_ change: ChangeDescription) {
-    guard kind == .node else { return notifyDidSet(change) }
-    guard isPending else { return }
-    withNode { $0.sourceDidChangeAlone(change) }
   }
 
   /// Called by a registrar that is being freed because its object was deallocated,
   /// on the deallocating thread. Does not end the observer: it may watch other
   /// objects.
   func notifyDeinit() {
-    guard isPending else { return }
-    if let node = callbacks.pointee.node {
-      node.sourceDeallocated()
-    } else if let handler = callbacks.pointee.deinit {
-      handler.run(.deinit, .none, canceller: self)
-    }
+    guard isPending, let handler = callbacks.pointee.deinit else { return }
+    handler.run(.deinit, .none, canceller: self)
   }
 
   /// Used by the bridge from Apple's `withObservationTracking`, which reports a change
@@ -389,7 +329,6 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
     switch kind {
     case .willSetOnce, .deinitOnly: return
     case .didSetOnce, .willSetThenDidSet: guard becomeDue() else { return }
-    case .node: break
     }
     NotificationBatch.deliverUnknownDidSet(self)
   }

@@ -146,10 +146,10 @@ public final class Derived<Value>: Trackable {
   ///
   /// By default a derived value that loses its last observer stops observing its
   /// inputs at their next change, and observes them again at its next read: reads
-  /// without an observer then cost a recomputation and a new observer after each
-  /// change. Kept alive, it stays subscribed, so such reads find the value cached
+  /// without an observer then cost a recomputation and new links to the inputs after
+  /// each change. Kept alive, it stays subscribed, so such reads find the value cached
   /// until an input changes (it still recomputes only when read). Set it for a value
-  /// read often outside any observation; it costs the inputs one observer each.
+  /// read often outside any observation; it keeps its links to its inputs.
   public var keepsAlive: Bool {
     get { node.state.withLock { $0.keepsAlive } }
     set { node.state.withLock { $0.keepsAlive = newValue } }
@@ -169,10 +169,11 @@ public final class Derived<Value>: Trackable {
   @_spi(Testing)
   public var recomputeCount: Int { node.recomputeCount }
 
-  /// How many times a recomputation installed a new observer on the inputs (the others
-  /// kept the one installed, having read the same inputs). For tests.
+  /// How many recomputations linked to other inputs than the previous one, the first
+  /// included (the others read the same inputs, in the same order, and kept their
+  /// links as they were). For tests.
   @_spi(Testing)
-  public var inputObserverInstallCount: Int { node.state.withLock { $0.installCount } }
+  public var inputRelinkCount: Int { Graph.withLock { node.graph.pointee.relinks } }
 
   /// Whether the next read of ``value`` returns the cached value without computing.
   @_spi(Testing)

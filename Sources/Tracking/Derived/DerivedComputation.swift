@@ -11,8 +11,9 @@ import CTrackingSupport
 /// recomputation computes; only the thread that holds the update lock touches it.
 ///
 /// The node is owned by its ``Derived`` (which cancels it when released) and by the
-/// observers installed on its inputs while it observes them; it refers to the `Derived`
-/// only weakly, to name it in the events of its announcements.
+/// links that name it (its readers' and its own, to its inputs, while it observes
+/// them); it refers to the `Derived` only weakly, to name it in the events of its
+/// announcements.
 final class DerivedComputation: Computation, @unchecked Sendable {
   private let operations: DerivedValueOperations
   /// The cached value's slot (see "Slots").
@@ -94,14 +95,14 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     {
       let list = scope.assumingMemoryBound(to: AccessList.self)
       var work = GraphWork()
-      Graph.recordRead(graph, by: node, version: graph.pointee.version, first: !list.pointee.readsComputations, work: &work)
+      Graph.recordRead(graph, by: node, version: graph.pointee.version, first: !list.pointee.linked, work: &work)
       // Stale again since the pull, or being recomputed elsewhere: the change went
       // down the links before this one was made, and will not again. The run read an
       // old value, and is stale from the start.
       let outdated = graph.pointee.isStale || (graph.pointee.runningThread != 0 && graph.pointee.isComputedElsewhere(than: tracking_current_thread()))
       Graph.leave()
-      list.pointee.readsComputations = true
-      if _slowPath(outdated) { list.pointee.computationChangedBeforeLink = true }
+      list.pointee.linked = true
+      if _slowPath(outdated) { list.pointee.changedBeforeLink = true }
       if !work.isEmpty { work.perform() }
       if _slowPath(TrackingInterop.isRelaying) { relayRead() }
       return
@@ -151,7 +152,6 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     withUnsafeTemporaryAllocation(of: AccessList.self, capacity: 1) { buffer in
       let reads = buffer.baseAddress.unsafelyUnwrapped
       reads.initialize(to: AccessList())
-      reads.pointee.isNodeRun = true
       reads.pointee.node = graph
       recompute(recording: &reads.pointee)
       AccessList.deinitialize(reads)
@@ -172,25 +172,23 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     let announces = changed && hadCache && node.pointee.announces
     let replacedValueLeft = changed && !announces && store(in: node)
     node.pointee.recomputeCount += 1
-    // A run that read no object, like the previous one, keeps the node's observer as it
-    // is (it has none): the run ends in this critical section, with its links.
-    let endsHere = !announces && reads.isEmpty && node.pointee.readsNoObjects
+    // The run ends in this critical section, with its links, unless the value announces
+    // its change first (the run is still under way for the observers it tells).
     var work = GraphWork()
-    if endsHere {
-      _ = Graph.endRun(of: node, work: &work)
-      node.pointee.runningThread = 0
-    }
+    var stale = false
+    if !announces { stale = endRecomputation(reads, work: &work) }
     Graph.leave()
     // An equal value, or the one replaced, is destroyed outside the lock: its deinit
     // may be anything.
     if !changed || replacedValueLeft { _ = operations.commit(.discard, cache, new) }
-    if endsHere {
-      if !work.isEmpty { work.perform() }
-      if reads.computationChangedBeforeLink { becomeStale(dirty: true, deferred: false) }
-      return
+    if announces {
+      announce()
+      Graph.enter()
+      stale = endRecomputation(reads, work: &work)
+      Graph.leave()
     }
-    if announces { announce() }
-    endRecomputation(&reads)
+    if !work.isEmpty { work.perform() }
+    if stale { becomeStale(dirty: true, deferred: false) }
   }
 
   /// Moves the new value into the cache and moves to the next version. Under the
@@ -219,10 +217,10 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     }
     let site = { ChangeSite(objectID: ObjectIdentifier(owner), objectType: self.derivedType, propertyID: 0, keyPath: self.valueKeyPath) }
     let storage = registrar.storage
-    if storage.isRead(0) { storage.willSet(0, subject: owner, toNodes: false, site: site) }
+    if storage.isRead(0) { storage.willSet(0, subject: owner, site: site) }
     if TrackingInterop.isRelaying { TrackingInterop.relayWillSet(storage, 0) }
     storeAlone()
-    if storage.isRead(0) { storage.didSet(0, subject: owner, toNodes: false, site: site) }
+    if storage.isRead(0) { storage.didSet(0, subject: owner, site: site) }
     if TrackingInterop.isRelaying { TrackingInterop.relayDidSet(storage, 0) }
   }
 

@@ -1,8 +1,9 @@
 /// Walks the reactive graph from nodes and objects and collects a ``TrackingGraph``.
 ///
-/// Upwards, from a node: the objects its latest run read (its signature) and the
-/// computations it read, transitively. Downwards, from an object: the nodes whose
-/// observers are installed on it; from a computation: its subscribers in the graph;
+/// Upwards, from a node: the objects its latest run read (its links to their
+/// properties' sources) and the computations it read, transitively. Downwards, from an
+/// object: the nodes subscribed to its properties' sources; from a computation: its
+/// subscribers in the graph;
 /// transitively. Each node's state is read
 /// under its lock, one node at a time.
 struct TrackingGraphBuilder {
@@ -58,10 +59,13 @@ struct TrackingGraphBuilder {
 
   /// Adds the edges from what `node`'s latest run read; returns the computations read.
   private mutating func addSources(of node: ReactiveNode) -> [ReactiveNode] {
-    let signature = node.state.withLock { $0.dependencies.signature }
-    let computations = Graph.withLock { Graph.dependencies(of: node.graph) }
+    let (sources, computations) = Graph.withLock {
+      (Graph.sources(of: node.graph), Graph.dependencies(of: node.graph))
+    }
     let dependent = id(of: node)
-    for (object, type, properties) in signature?.objects ?? [] {
+    for (object, type, properties) in sources {
+      // A deallocated object is left out: nothing of it is left to show.
+      guard let object else { continue }
       add(.init(source: id(ofObject: object, type: type), dependent: dependent, properties: names(properties, type)))
     }
     var read: [ReactiveNode] = []
@@ -89,7 +93,7 @@ struct TrackingGraphBuilder {
     of storage: RegistrarStorage, id source: String, type: any Trackable.Type
   ) -> [ReactiveNode] {
     var found: [ReactiveNode] = []
-    for (node, properties) in storage.nodeObservers() {
+    for (node, properties) in storage.nodeReaders() {
       add(.init(source: source, dependent: id(of: node), properties: names(properties, type)))
       found.append(node)
     }

@@ -18,8 +18,8 @@ import CTrackingSupport
 /// equality cut-off: a change that leaves a value equal stops there.
 ///
 /// **Only while observed.** A computation that nobody observes any more stops
-/// observing its inputs at their next change (it *retires*: its observer is cancelled,
-/// it stays dirty), and observes them again at its next read.
+/// observing its inputs at their next change (it *retires*: its links are dropped, it
+/// stays dirty), and observes them again at its next read.
 ///
 /// **Announcing.** A computation read by a one-shot tracking, or relayed to Apple's
 /// registrar (SwiftUI), also announces its changes through its registrar, with the
@@ -81,62 +81,9 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     var work = GraphWork()
     work.deferred = deferred
     Graph.enter()
-    Self.markStale(graph, dirty: dirty, thread: thread, work: &work)
+    Graph.markStale(graph, dirty: dirty, thread: thread, work: &work)
     Graph.leave()
     if !work.isEmpty { work.perform() }
-  }
-
-  /// Marks `node` stale (dirty, or pending) under the graph lock and, if it was
-  /// current, passes the change on (see ``becomeStale(dirty:deferred:)``). A node that
-  /// is cancelled, or running on this thread (its own write), hears nothing. Also how
-  /// a write marks the derived values that read it (``WriteMarks``).
-  @inline(__always)
-  static func markStale(_ node: GraphRef, dirty: Bool, thread: UInt, work: inout GraphWork) {
-    guard !node.pointee.cancelled && node.pointee.runningThread != thread else { return }
-    node.pointee.staleMarks &+= 1
-    if dirty { node.pointee.appleInFlight = node.pointee.appleInFlight && work.deferred }
-    let wasStale = node.pointee.isStale
-    if dirty { node.pointee.dirty = true } else { node.pointee.pending = true }
-    if !wasStale { propagate(from: node, thread: thread, work: &work) }
-  }
-
-  /// Passes a change on from `root`, which just became stale, to everything
-  /// downstream, under the graph lock: depth-first, with a stack of its own (graphs
-  /// can be thousands of computations deep), each computation once. The computations
-  /// reached that were current become pending; the reactions reached are told once the
-  /// lock is left, and so are computations that nobody observes any more (they retire)
-  /// and those that announce their changes.
-  private static func propagate(from root: GraphRef, thread: UInt, work: inout GraphWork) {
-    var stack = SmallList<GraphRef>()
-    var next: GraphRef? = root
-    while let node = next {
-      if node.pointee.subs == nil {
-        // Nobody subscribes to it any more: it retires, unless a one-shot tracking
-        // observes it (only one that announces can have one).
-        work.unobserved(node)
-      } else if node.pointee.announces {
-        work.announce(node)
-      }
-      var link = node.pointee.subs
-      while let current = link {
-        link = current.pointee.nextSub
-        let sub = current.pointee.sub
-        guard sub.pointee.isComputation else {
-          work.tell(sub, of: node)
-          continue
-        }
-        // The own-writes rule, and a computation that is gone hears nothing.
-        if sub.pointee.cancelled || sub.pointee.runningThread == thread { continue }
-        // A stale one passes nothing on, but counts the news: a pull of it under way on
-        // another thread may have looked at this input before it changed, and must
-        // look again before it clears `pending`.
-        sub.pointee.staleMarks &+= 1
-        if sub.pointee.isStale { continue }
-        sub.pointee.pending = true
-        stack.append(sub)
-      }
-      next = stack.popLast()
-    }
   }
 
   /// Stops the computation for good (its scope ended): cancelled, and computed afresh at
@@ -171,19 +118,19 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// ends in the graph alone, without this node's lock), and would leave the value
   /// current with its links dropped, deaf to every later change.
   final func retire() {
-    let dropped = state.withLock { state -> Dropped? in
+    let (retires, links) = state.withLock { state -> (Bool, GraphWork) in
       let keepsAlive = state.keepsAlive
       var links = GraphWork()
       let retires = Graph.withLock { () -> Bool in
         guard graph.pointee.subs == nil else { return false }
         graph.pointee.dirty = true
-        if !keepsAlive { dropLinks(into: &links) }
+        if !keepsAlive { Graph.dropDependencies(of: graph, work: &links) }
         return !keepsAlive
       }
-      return retires ? takeDependencies(&state, droppedLinks: links) : nil
+      return (retires, links)
     }
-    guard let dropped else { return }
-    letGo(dropped)
+    if !links.isEmpty { links.perform() }
+    guard retires else { return }
     if registrar.storage.countsAsChangeForInstalls(0) { NotificationBatch.enqueue(self) }
   }
 
@@ -369,13 +316,15 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// with ``endRecomputation(_:)``.
   func recompute(thread: UInt) {}
 
-  /// Ends a recomputation that read `reads`: keeps or replaces the input observer, and
-  /// makes the value stale again if an input changed on another thread before the new
-  /// observer could see it. (`inout`, though only read: see ``ReactiveNode/adopt(_:end:)``.)
-  final func endRecomputation(_ reads: inout AccessList) {
-    let changedElsewhere = adopt(&reads) { _, changedElsewhere in changedElsewhere }
-    Graph.withLock { graph.pointee.runningThread = 0 }
-    if changedElsewhere { becomeStale(dirty: true, deferred: false) }
+  /// Ends a recomputation that read `reads`, under the graph lock (held): drops the
+  /// links the run did not read again, and ends the run. Returns whether the value is
+  /// stale already (something it read changed before the run linked to it), which the
+  /// caller must pass on once the lock is left (``becomeStale(dirty:deferred:)``).
+  @inline(__always)
+  final func endRecomputation(_ reads: borrowing AccessList, work: inout GraphWork) -> Bool {
+    _ = Graph.endRun(of: graph, work: &work)
+    graph.pointee.runningThread = 0
+    return reads.changedBeforeLink
   }
 
   deinit {

@@ -1,6 +1,7 @@
 import CTrackingSupport
 
-/// The reactive graph: the computations' flags, versions and values' bookkeeping, and
+/// The reactive graph: the sources' versions (tracked properties, see
+/// ``PropertySource``), the computations' flags, versions and values' bookkeeping, and
 /// the edges between nodes, under one lock.
 ///
 /// **One lock for the graph.** Everything in a ``GraphNode`` and a ``GraphLink`` is
@@ -12,13 +13,14 @@ import CTrackingSupport
 /// caller performs once it has left the lock.
 ///
 /// **Lock order**: a node's lock (``ReactiveNode/state``), a tracked object's lock (a
-/// write marks the derived values that read it under it: ``WriteMarks``), the graph
+/// write propagates from its property's source under it:
+/// ``Graph/propagateWrite(from:thread:work:)``), the graph
 /// lock, a derived value's registrar lock (its hooks, told of a change of its
 /// subscribers). Never the graph lock, then a node's or a tracked object's.
 ///
-/// **Edges.** A node that read a computation in its latest run has one link to it:
-/// on the node's list of dependencies (in the order the run first read them, with the
-/// version it saw), and on the computation's list of subscribers. A link holds both
+/// **Edges.** A node that read a source or a computation in its latest run has one link
+/// to it: on the node's list of dependencies (in the order the run first read them,
+/// with the version it saw), and on the source's or computation's list of subscribers. A link holds both
 /// ends strongly: a node is released only when no link names it, so a walk under the
 /// lock never meets freed memory. A pull that leaves the lock while it stands on a
 /// node pins it (``GraphNode/pin()``): a link dropped meanwhile leaves its reference
@@ -31,8 +33,8 @@ import CTrackingSupport
 /// stood on may have moved or gone. (While a run is under way, a pull does not walk
 /// the node's links: it waits for the run.)
 ///
-/// **The nodes' own state** (observers, reactions' runs, introspection) stays in
-/// their ``NodeState``, under their lock.
+/// **The nodes' own state** (reactions' runs, introspection) stays in their
+/// ``NodeState``, under their lock.
 enum Graph {
   /// Takes the graph lock.
   @inline(__always) static func enter() { tracking_graph_enter() }
@@ -54,7 +56,7 @@ enum Graph {
   /// caller's walk must then treat what it stands on as it does after a
   /// recomputation (the links may have moved).
   @inline(never)
-  static func releaseHeld(_ node: Unmanaged<ReactiveNode>, _ count: UInt32) {
+  static func releaseHeld(_ node: Unmanaged<AnyObject>, _ count: UInt32) {
     leave()
     for _ in 0..<count { node.release() }
     enter()
@@ -77,22 +79,60 @@ struct GraphLink {
   let dep: GraphRef
   let sub: GraphRef
   var version: UInt64
+  /// When the link was made, among everything installed on tracked properties (see
+  /// ``TrackingObserver/installOrder``): a write of a source tells its subscribers and
+  /// the one-shot observers of the property in this order.
+  let order: UInt64
   var nextDep: LinkRef?
   var prevSub: LinkRef?
   var nextSub: LinkRef?
 }
 
-/// A node's place in the graph, in memory its ``ReactiveNode`` allocates and frees.
-/// Under the graph lock.
+/// A node's place in the graph. Under the graph lock.
 ///
-/// Every node has dependency links (the computations it read); a computation also has
-/// subscribers and the flags and version of its value (see ``Computation``). A
-/// reaction's own flags stay in its ``NodeState``.
+/// Three kinds share it (``Kind``): a *source* is one tracked property of one object
+/// (see ``PropertySource``): it has subscribers and a version, never dependencies; a
+/// *computation* (``Computation``) has both, and the flags of its cached value; a
+/// *reaction* (``Reaction``) has dependencies only (its own flags stay in its
+/// ``NodeState``). The memory belongs to the node's owner, which frees it in its deinit;
+/// that only runs once no link names it (a link holds its two owners).
 struct GraphNode {
-  /// The node this memory belongs to, unretained: it frees the memory in its deinit,
-  /// which only runs once no link names it.
-  let owner: Unmanaged<ReactiveNode>
-  let isComputation: Bool
+  enum Kind: UInt8 {
+    case source, computation, reaction
+  }
+
+  /// The object this memory belongs to, unretained: a ``ReactiveNode``, or the
+  /// ``PropertySource`` of a source.
+  let owner: Unmanaged<AnyObject>
+  let kind: Kind
+
+  // As a subscriber (a computation's or a reaction's), fixed when the node is made.
+
+  /// A source's will-set reaches it (a reaction that asked for will-sets, or a node that
+  /// records the causes of its runs).
+  let hearsWillSet: Bool
+  /// A source's did-set reaches it (every node but a reaction to deallocations only).
+  let hearsDidSet: Bool
+  /// A change of a source it read is told to the node with its description (a reaction,
+  /// or a computation that records causes), rather than only marking it dirty.
+  let isToldOfSources: Bool
+  /// How much of a source's change the node keeps (see ``ReactiveNode/changeNeeds``).
+  let changeNeeds: TrackingObserver.Handler.Needs
+
+  // A source's (see ``PropertySource``).
+
+  /// The registrar storage of the source's object, by address, while the object lives:
+  /// how a run's read finds its link to the source without looking the source up. Set
+  /// to `nil` when the object is deallocated, before its address can be reused.
+  var sourceStorage: UnsafeMutableRawPointer?
+  /// The property's number (``PropertySource/everyProperty`` for a whole-object read).
+  /// Fixed when the source is made: read under the storage's lock too.
+  let sourceID: Int
+  /// The subscribers that hear will-sets.
+  var willSetSubscribers: UInt32 = 0
+
+  var isComputation: Bool { kind == .computation }
+  var isSource: Bool { kind == .source }
 
   // A computation's value.
 
@@ -100,7 +140,7 @@ struct GraphNode {
   var dirty = false
   /// A computation it read may have changed: pull that one first.
   var pending = false
-  /// The cache holds a value (current or not).
+  /// The cache holds a value (current or not). Always set for a source.
   var hasCache = false
   /// An Apple object it read is changing: recomputed at every read until an input of
   /// ours reports a did-set.
@@ -125,41 +165,66 @@ struct GraphNode {
   /// The references of links dropped while the node was pinned, released when the
   /// last pin goes (see ``unpin()``).
   var heldReleases: UInt32 = 0
-  /// Grows by one each time the value changes.
+  /// Grows by one each time the value changes (a source: each did-set).
   var version: UInt64 = 0
   /// The thread recomputing it, or 0: one update at a time, and the own-writes rule.
   var runningThread: UInt = 0
   var recomputeCount = 0
-  /// A computation's latest run read no object, and its node keeps no observer: a run
-  /// that reads no object either ends here, under the graph lock alone (see
-  /// ``DerivedComputation``'s `recompute`). Written where the node's dependencies
-  /// change, with its lock held too.
-  var readsNoObjects = false
+  /// How many runs linked to other inputs than the previous run's (the first run
+  /// included); the others kept their links as they were.
+  var relinks = 0
+  /// The run under way made, moved or dropped a link.
+  var relinked = false
+  /// The deallocation of an object whose sources the node read was last told to it,
+  /// by that deallocation's number: told once per object (see ``PropertySource``).
+  var toldDeallocation: UInt = 0
 
   // Links.
 
-  /// The computations the latest run read, in order.
+  /// The nodes the latest run read (sources and computations), in order.
   var deps: LinkRef?
-  /// During a run that has read a computation: the link of its latest read (the run's
+  /// During a run that has read a node: the link of its latest read (the run's
   /// cursor), `nil` before the first. The links after it are the previous run's that
   /// this run has not read (yet).
   var depsTail: LinkRef?
-  /// A run of this node is reading computations through the cursor: its links are the
-  /// run's to change until it ends (a cancellation or a retirement leaves them to it).
+  /// A run of this node is reading through the cursor: its links are the run's to
+  /// change until it ends (a cancellation or a retirement leaves them to it).
   var running = false
-  /// During a run that has read many computations: those it read, so that a read the
-  /// cursor did not expect finds whether the run made it already without scanning
-  /// the run's links (see ``Graph/recordRead(_:by:version:first:work:)``). Freed when
-  /// the run ends.
+  /// During a run that has read many nodes: those it read, so that a read the cursor
+  /// did not expect finds whether the run made it already without scanning the run's
+  /// links (see ``Graph/recordRead(_:by:version:first:work:)``). Freed when the run
+  /// ends.
   var readIndex: UnsafeMutablePointer<ReadIndex>?
-  /// The nodes whose latest run read this computation.
+  /// The nodes whose latest run read this one.
   var subs: LinkRef?
   var subsTail: LinkRef?
 
-  init(owner: ReactiveNode, isComputation: Bool) {
-    self.owner = Unmanaged.passUnretained(owner)
-    self.isComputation = isComputation
+  /// A computation's or a reaction's.
+  init(node: ReactiveNode, kind: Kind) {
+    owner = Unmanaged.passUnretained(node)
+    self.kind = kind
+    hearsWillSet = node.hearsWillSet || node.introspects
+    hearsDidSet = node.hearsDidSet
+    isToldOfSources = kind == .reaction || node.introspects
+    changeNeeds = node.changeNeeds
+    sourceID = 0
   }
+
+  /// A source's.
+  init(source: AnyObject, storage: UnsafeMutableRawPointer, id: Int) {
+    owner = Unmanaged.passUnretained(source)
+    kind = .source
+    hearsWillSet = false
+    hearsDidSet = false
+    isToldOfSources = false
+    changeNeeds = .nothing
+    sourceStorage = storage
+    sourceID = id
+    hasCache = true
+  }
+
+  /// The node this memory belongs to (not a source's).
+  var node: ReactiveNode { unsafeDowncast(owner.takeUnretainedValue(), to: ReactiveNode.self) }
 
   /// Whether a change arrived since the latest recomputation.
   var isStale: Bool { dirty || pending }
@@ -185,6 +250,13 @@ struct GraphNode {
 
   var computation: Computation { unsafeDowncast(owner.takeUnretainedValue(), to: Computation.self) }
 
+  /// Whether this is the source of property `id` of the object whose storage is at
+  /// `storage` (and the object lives).
+  @inline(__always)
+  func isSource(of storage: UnsafeMutableRawPointer, _ id: Int) -> Bool {
+    sourceStorage == storage && sourceID == id && kind == .source
+  }
+
   // Pins: a pull keeps the nodes it walks into alive without a Swift reference each.
 
   /// Keeps the node alive while a pull stands on it or waits for it, with the lock
@@ -208,37 +280,52 @@ struct GraphNode {
 }
 
 /// What a walk under the graph lock found to do once the lock is left: the calls out
-/// (reactions to tell, computations to retire or to queue for their one-shot
-/// observers, hooks) and the releases of the nodes that dropped links held. Each node
-/// in it is retained, and released by ``perform()``, which must be called once when
-/// the work is not empty.
+/// (nodes to tell, computations to retire or to queue for their one-shot observers,
+/// hooks) and the releases of the nodes that dropped links held. Each node in it is
+/// retained, and released by ``perform(_:)``, which must be called once when the work
+/// is not empty.
 ///
 /// A trivial value: most walks find nothing to do (a read, a run that keeps its
 /// links), and then it costs nothing to make or to drop. The lists are allocated at
 /// the first entry.
 struct GraphWork {
-  /// The first reaction to tell and the computation that reached it: held inline, as
-  /// most propagations reach one reaction.
-  private var firstTell: (reaction: Unmanaged<ReactiveNode>, computation: Unmanaged<ReactiveNode>)?
+  /// A node to tell of a change: of `computation`, or, when it is `nil`, of the
+  /// property whose write made this work (see ``Graph/propagateWrite(from:thread:work:)``);
+  /// `order` is the installation number of the link through which the write reached
+  /// it (0 for a change that is not a write).
+  typealias Tell = (node: Unmanaged<AnyObject>, computation: Unmanaged<AnyObject>?, order: UInt64)
+
+  /// The first node to tell: held inline, as most propagations reach one reaction.
+  private var firstTell: Tell?
   private var lists: UnsafeMutablePointer<Lists>?
   /// The changes found were will-sets of Apple objects: runs are scheduled.
   var deferred = false
+  /// How much of the write's change the nodes told of it need described.
+  private(set) var needs = TrackingObserver.Handler.Needs.nothing
+  /// The installation number of the link a write's propagation is passing through: the
+  /// nodes it reaches are told in that order (see ``Tell``).
+  var order: UInt64 = 0
 
   private struct Lists {
-    /// A reaction reached by a propagation, and the computation that reached it.
-    var tells = SmallList<(reaction: Unmanaged<ReactiveNode>, computation: Unmanaged<ReactiveNode>)>()
+    /// The nodes to tell after the first, in the order found.
+    var tells = SmallList<Tell>()
     /// Computations that nobody subscribes to any more, and whether they announce.
-    var unobserved = SmallList<(computation: Unmanaged<ReactiveNode>, announces: Bool)>()
+    var unobserved = SmallList<(computation: Unmanaged<AnyObject>, announces: Bool)>()
     /// Computations that announce their changes and have subscribers.
-    var announcing = SmallList<Unmanaged<ReactiveNode>>()
+    var announcing = SmallList<Unmanaged<AnyObject>>()
     var hooks = SmallList<HookTable.Transitions>()
+    /// The storages whose sources' hooks must look at the sources again.
+    var settles = SmallList<StorageHandle>()
     /// Nodes released by dropped links.
-    var releases = SmallList<Unmanaged<ReactiveNode>>()
+    var releases = SmallList<Unmanaged<AnyObject>>()
   }
 
   init() {}
 
   var isEmpty: Bool { lists == nil && firstTell == nil }
+
+  /// The number of nodes to tell (for spies).
+  var count: Int { firstTell == nil ? 0 : 1 + (lists?.pointee.tells.count ?? 0) }
 
   private mutating func withLists(_ body: (inout Lists) -> Void) {
     if lists == nil {
@@ -248,13 +335,24 @@ struct GraphWork {
     body(&lists.unsafelyUnwrapped.pointee)
   }
 
-  mutating func tell(_ reaction: GraphRef, of computation: GraphRef) {
-    let entry = (reaction: reaction.pointee.owner.retain(), computation: computation.pointee.owner.retain())
+  private mutating func append(_ entry: Tell) {
     if firstTell == nil {
       firstTell = entry
     } else {
       withLists { $0.tells.append(entry) }
     }
+  }
+
+  /// `node` (a reaction) reached by a propagation from `computation`.
+  mutating func tell(_ node: GraphRef, of computation: GraphRef) {
+    append((node: node.pointee.owner.retain(), computation: computation.pointee.owner.retain(), order: order))
+  }
+
+  /// `node`, which read the written property, is told of the write with its
+  /// description.
+  mutating func tellOfWrite(_ node: GraphRef) {
+    if node.pointee.changeNeeds > needs { needs = node.pointee.changeNeeds }
+    append((node: node.pointee.owner.retain(), computation: nil, order: order))
   }
 
   mutating func unobserved(_ computation: GraphRef) {
@@ -272,17 +370,32 @@ struct GraphWork {
     withLists { $0.hooks.append(transitions) }
   }
 
-  mutating func release(_ node: Unmanaged<ReactiveNode>) { withLists { $0.releases.append(node) } }
+  /// The hooks of a source's storage must look at its sources again (one gained its
+  /// first subscriber or lost its last).
+  mutating func settleHooks(_ handle: StorageHandle) { withLists { $0.settles.append(handle) } }
 
-  /// Does the work, with the graph lock released.
-  func perform() {
+  mutating func release(_ node: Unmanaged<AnyObject>) { withLists { $0.releases.append(node) } }
+
+  /// Does the work, with the graph lock released. `change` describes the write that
+  /// made it, for the nodes told of it (as far as ``needs`` asks); `willSet`: the write
+  /// is about to happen (the nodes collected by
+  /// ``Graph/collectWillSetHearers(of:work:)`` hear its will-set). `before` is called
+  /// with each node's installation number before the node is told (the write's one-shot
+  /// observers installed earlier are told there).
+  func perform(
+    _ change: ChangeDescription = .none, willSet: Bool = false, before: ((UInt64) -> Void)? = nil
+  ) {
     guard let lists else {
-      if let firstTell { Self.tell(firstTell.reaction, of: firstTell.computation, deferred: deferred) }
+      if let firstTell {
+        before?(firstTell.order)
+        Self.tell(firstTell, change, willSet: willSet, deferred: deferred)
+      }
       return
     }
     let work = lists.move()
     lists.deallocate()
     work.hooks.forEach { $0.deliver() }
+    work.settles.forEach { $0.withStorage { $0.settleSourceHooks() } }
     // One-shot trackings observe a computation in its registrar; only one that
     // announces its changes can have any.
     work.announcing.forEach { node in
@@ -298,39 +411,53 @@ struct GraphWork {
       }
     }
     let deferred = deferred
-    if let firstTell { Self.tell(firstTell.reaction, of: firstTell.computation, deferred: deferred) }
-    work.tells.forEach { Self.tell($0.reaction, of: $0.computation, deferred: deferred) }
+    if let firstTell {
+      before?(firstTell.order)
+      Self.tell(firstTell, change, willSet: willSet, deferred: deferred)
+    }
+    work.tells.forEach {
+      before?($0.order)
+      Self.tell($0, change, willSet: willSet, deferred: deferred)
+    }
     work.announcing.forEach { $0.release() }
     work.unobserved.forEach { $0.computation.release() }
     work.releases.forEach { $0.release() }
   }
 
-  /// Whether the work is one reaction to tell, and nothing else.
+  /// Whether the work is one node to tell, and nothing else.
   var isOneTell: Bool { lists == nil && firstTell != nil }
 
-  /// Does work that ``isOneTell``, for a change made outside any batch: the reaction
-  /// is the only thing a batch opened for the change would run, so it is told so
-  /// (``ReactiveNode/computationMayHaveChangedAlone(_:)``). Never deferred.
-  func tellAlone() {
+  /// Does work that ``isOneTell``, for a change made outside any batch: the node is
+  /// the only thing a batch opened for the change would run, so it is told so
+  /// (``ReactiveNode/sourceDidChangeAlone(_:)``,
+  /// ``ReactiveNode/computationMayHaveChangedAlone(_:)``). Never deferred.
+  func tellAlone(_ change: ChangeDescription = .none) {
     let tell = firstTell.unsafelyUnwrapped
-    Self.tell(tell.reaction, of: tell.computation, deferred: false, alone: true)
-  }
-
-  /// Tells `reaction` that `computation` may have changed (`alone`: as the only thing
-  /// the change reached, see ``tellAlone()``), and releases the reaction. The
-  /// reference to the computation is handed over (see
-  /// ``ReactiveNode/computationMayHaveChanged(_:deferred:)``).
-  private static func tell(
-    _ reaction: Unmanaged<ReactiveNode>, of computation: Unmanaged<ReactiveNode>, deferred: Bool, alone: Bool = false
-  ) {
-    reaction._withUnsafeGuaranteedRef { reaction in
-      let computation = unsafeDowncast(computation.takeRetainedValue(), to: Computation.self)
-      if alone {
-        reaction.computationMayHaveChangedAlone(computation)
+    tell.node._withUnsafeGuaranteedRef { node in
+      let node = unsafeDowncast(node, to: ReactiveNode.self)
+      if let computation = tell.computation {
+        node.computationMayHaveChangedAlone(unsafeDowncast(computation.takeRetainedValue(), to: Computation.self))
       } else {
-        reaction.computationMayHaveChanged(computation, deferred: deferred)
+        node.sourceDidChangeAlone(change)
       }
     }
-    reaction.release()
+    tell.node.release()
+  }
+
+  /// Tells `tell`'s node of its change, and releases the node. The reference to a
+  /// computation is handed over (see ``ReactiveNode/computationMayHaveChanged(_:deferred:)``).
+  private static func tell(_ tell: Tell, _ change: ChangeDescription, willSet: Bool, deferred: Bool) {
+    tell.node._withUnsafeGuaranteedRef { node in
+      let node = unsafeDowncast(node, to: ReactiveNode.self)
+      if let computation = tell.computation {
+        node.computationMayHaveChanged(
+          unsafeDowncast(computation.takeRetainedValue(), to: Computation.self), deferred: deferred)
+      } else if willSet {
+        node.sourceWillChange(change)
+      } else {
+        node.sourceDidChange(change)
+      }
+    }
+    tell.node.release()
   }
 }

@@ -1,3 +1,5 @@
+import CTrackingSupport
+
 /// Making and dropping the graph's links (see ``Graph``, "Edges"): a run reads
 /// through a cursor over its node's links, and its end drops those it did not read. Everything here is
 /// called with the graph lock held; what must wait until it is left goes into a
@@ -29,6 +31,28 @@ extension Graph {
     recordNewRead(dep, by: sub, version: version, after: tail, before: next, work: &work)
   }
 
+  /// The part of ``recordRead(_:by:version:first:work:)`` a read of a tracked property
+  /// makes before its source is looked up: whether the cursor expects a read of
+  /// property `id` of the object whose storage is at `storage` (a read this run just
+  /// made, or the next link of the previous run's). If so, the link is kept (its
+  /// version brought up to the source's) and the cursor moves on.
+  @inline(__always)
+  static func recordExpectedSourceRead(
+    _ storage: UnsafeMutableRawPointer, _ id: Int, by sub: GraphRef, first: Bool
+  ) -> Bool {
+    if first {
+      sub.pointee.running = true
+      sub.pointee.depsTail = nil
+    }
+    let tail = sub.pointee.depsTail
+    if let tail, tail.pointee.dep.pointee.isSource(of: storage, id) { return true }
+    let next = tail == nil ? sub.pointee.deps : tail.unsafelyUnwrapped.pointee.nextDep
+    guard let next, next.pointee.dep.pointee.isSource(of: storage, id) else { return false }
+    next.pointee.version = next.pointee.dep.pointee.version
+    sub.pointee.depsTail = next
+    return true
+  }
+
   /// Past this many reads, a run that reads a computation the cursor did not expect
   /// looks it up in an index of what it read (``GraphNode/readIndex``) rather than
   /// scanning its links: the first run of a sum over thousands of values would
@@ -44,6 +68,7 @@ extension Graph {
     work: inout GraphWork
   ) {
     if tail != nil, alreadyRead(dep, by: sub, upTo: tail.unsafelyUnwrapped) { return }
+    sub.pointee.relinked = true
     var link: LinkRef
     if let moved = takeLink(to: dep, of: sub, after: next) {
       link = moved
@@ -149,15 +174,27 @@ extension Graph {
       sub.pointee.epoch &+= 1
       var link = tail.pointee.nextDep
       tail.pointee.nextDep = nil
+      if link != nil { sub.pointee.relinked = true }
       while let current = link {
         link = current.pointee.nextDep
         unlink(current, work: &work)
       }
+      countRelink(sub)
       return true
     }
     sub.pointee.depsTail = nil
+    if sub.pointee.deps != nil { sub.pointee.relinked = true }
     dropDependencies(of: sub, work: &work)
+    countRelink(sub)
     return false
+  }
+
+  /// Counts a run that relinked (``GraphNode/relinks``).
+  @inline(__always)
+  private static func countRelink(_ sub: GraphRef) {
+    guard _slowPath(sub.pointee.relinked) else { return }
+    sub.pointee.relinked = false
+    sub.pointee.relinks += 1
   }
 
   /// Drops every link of `sub` (it is cancelled, or retires), unless a run of it is
@@ -177,11 +214,14 @@ extension Graph {
   /// A new link, at the end of `dep`'s subscribers; it holds both nodes.
   private static func makeLink(from sub: GraphRef, to dep: GraphRef, version: UInt64, work: inout GraphWork) -> LinkRef {
     let link = LinkRef.allocate(capacity: 1)
-    link.initialize(to: GraphLink(dep: dep, sub: sub, version: version, nextDep: nil, prevSub: dep.pointee.subsTail))
+    let order = dep.pointee.isSource ? tracking_next_install_order() : 0
+    link.initialize(
+      to: GraphLink(dep: dep, sub: sub, version: version, order: order, nextDep: nil, prevSub: dep.pointee.subsTail))
     if let last = dep.pointee.subsTail { last.pointee.nextSub = link } else { dep.pointee.subs = link }
     dep.pointee.subsTail = link
     _ = dep.pointee.owner.retain()
     _ = sub.pointee.owner.retain()
+    if sub.pointee.hearsWillSet { dep.pointee.willSetSubscribers += 1 }
     if link.pointee.prevSub == nil { subscribersChanged(dep, observed: true, work: &work) }
     return link
   }
@@ -200,6 +240,7 @@ extension Graph {
     } else {
       dep.pointee.subsTail = link.pointee.prevSub
     }
+    if link.pointee.sub.pointee.hearsWillSet { dep.pointee.willSetSubscribers -= 1 }
     releaseLinkReference(dep, work: &work)
     releaseLinkReference(link.pointee.sub, work: &work)
     link.deinitialize(count: 1)
@@ -212,6 +253,7 @@ extension Graph {
   /// ``GraphNode/pin()``).
   @inline(__always)
   private static func releaseLinkReference(_ node: GraphRef, work: inout GraphWork) {
+    // Only computations are pinned (by pulls).
     if _slowPath(node.pointee.pins != 0) {
       node.pointee.heldReleases += 1
     } else {
@@ -219,10 +261,17 @@ extension Graph {
     }
   }
 
-  /// A computation's subscribers went from none to some, or back: its hooks hear it if
-  /// they count subscribers.
+  /// A node's subscribers went from none to some, or back: its hooks hear it if they
+  /// count subscribers. A computation's are told here (its registrar's lock may be
+  /// taken under the graph lock); a source's look at the source again once the locks
+  /// are left (its object's lock may not: see ``RegistrarStorage/settleSourceHooks()``).
   private static func subscribersChanged(_ dep: GraphRef, observed: Bool, work: inout GraphWork) {
     guard dep.pointee.hooked else { return }
+    if dep.pointee.isSource {
+      let source = unsafeDowncast(dep.pointee.owner.takeUnretainedValue(), to: PropertySource.self)
+      if let hooks = source.hooks { work.settleHooks(hooks) }
+      return
+    }
     work.deliver(dep.pointee.computation.registrar.storage.setObservedElsewhere(0, observed))
   }
 
@@ -231,7 +280,7 @@ extension Graph {
     var nodes: [ReactiveNode] = []
     var link = computation.pointee.subs
     while let current = link {
-      nodes.append(current.pointee.sub.pointee.owner.takeUnretainedValue())
+      nodes.append(current.pointee.sub.pointee.node)
       link = current.pointee.nextSub
     }
     return nodes
@@ -243,7 +292,36 @@ extension Graph {
     var reads: [(computation: Computation, version: UInt64)] = []
     var link = node.pointee.deps
     while let current = link {
-      reads.append((current.pointee.dep.pointee.computation, current.pointee.version))
+      if current.pointee.dep.pointee.isComputation {
+        reads.append((current.pointee.dep.pointee.computation, current.pointee.version))
+      }
+      link = current.pointee.nextDep
+    }
+    return reads
+  }
+
+  /// The tracked properties `node`'s latest run read, in order: each source's object
+  /// (by its storage's address; `nil` once deallocated), type and property
+  /// (introspection).
+  static func sources(of node: GraphRef)
+    -> [(object: ObjectIdentifier?, type: any Trackable.Type, properties: PropertySet)]
+  {
+    var reads: [(object: ObjectIdentifier?, type: any Trackable.Type, properties: PropertySet)] = []
+    var link = node.pointee.deps
+    while let current = link {
+      let dep = current.pointee.dep
+      if dep.pointee.isSource {
+        let source = unsafeDowncast(dep.pointee.owner.takeUnretainedValue(), to: PropertySource.self)
+        // By address: the storage may be in its deinit, waiting for the lock to detach.
+        let object = dep.pointee.sourceStorage.map { unsafeBitCast($0, to: ObjectIdentifier.self) }
+        let id = dep.pointee.sourceID
+        let properties = id == PropertySource.everyProperty ? PropertySet.all : PropertySet(id)
+        if let index = reads.firstIndex(where: { $0.object != nil && $0.object == object }) {
+          reads[index].properties.formUnion(properties)
+        } else {
+          reads.append((object, source.type, properties))
+        }
+      }
       link = current.pointee.nextDep
     }
     return reads

@@ -226,7 +226,6 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       cancel()
       return
     }
-    state.withLock { $0.dependencies.signature = nil }
     recordCause(.deinit, .none)
     if options.contains(.deinit) { changed(.deinit, { .none }, requested: true, atBatchEnd: false) }
   }
@@ -375,10 +374,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
         state.pending = false
         state.ownedEnded = true
       }
-      return (dropDependencies(&state), !state.ownedEnded)
+      return (dropDependencies(), !state.ownedEnded)
     }
     if endsOwned { endOwned() }
-    letGo(dropped)
+    if !dropped.isEmpty { dropped.perform() }
   }
 
   @discardableResult

@@ -172,7 +172,6 @@ extension Reaction {
     let end = withUnsafeTemporaryAllocation(of: AccessList.self, capacity: 1) { buffer in
       let reads = buffer.baseAddress.unsafelyUnwrapped
       reads.initialize(to: AccessList())
-      reads.pointee.isNodeRun = true
       reads.pointee.node = graph
       let end = runTracked(recording: &reads.pointee, body)
       AccessList.deinitialize(reads)
@@ -187,7 +186,7 @@ extension Reaction {
     makeCurrent { body(&reads) }
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
-    return adopt(&reads) { state, changedElsewhere in
+    return endRun(reads) { state, changedElsewhere in
       state.endRun(changed: changedElsewhere, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
     }
   }

@@ -4,9 +4,8 @@ import CTrackingSupport
 /// the run read, and hears when that changes. The one engine under everything that
 /// re-runs code:
 ///
-/// - **Sources** are tracked properties. They are not nodes: an object's registrar
-///   holds, for each node that read one of its properties, that node's observer (see
-///   ``RegistrarStorage``), and tells it at each write.
+/// - **Sources** are tracked properties (``PropertySource``): a node that read one has a
+///   link to it, made by the read itself, and a write propagates from it.
 /// - **Computations** (``Computation``, behind ``Derived``) cache a value. They are
 ///   sources too, for whoever reads them: a node that read one has a link to it in
 ///   the graph (see ``Graph``).
@@ -29,34 +28,28 @@ import CTrackingSupport
 /// **One rule for a run's own writes.** A change reported on the thread that is running
 /// the node (its closure, its computation) is the node's own, and does not make it
 /// dirty — as Apple's tracking ignores writes made inside `apply`. (A change made on
-/// that thread before the node's observer existed is discounted the same way by the
-/// scope's change epochs; see ``AccessList/changedElsewhere()``.)
+/// that thread by a one-shot scope nested in the run, before the run linked to what
+/// that scope read, is discounted the same way by the scope's change epochs; see
+/// ``AccessList/merge(_:)``.)
 ///
-/// **One observer while the reads stay the same.** A node keeps the observer its
-/// previous run installed when the next run reads the same properties of the same
-/// objects (compared by address; the observer's deinit handler forgets the comparison
-/// when a watched object is deallocated, before its address can be reused); otherwise
-/// it installs a new one and sweeps the old one out of every object it was on. A run
-/// that reads the same computations as the previous one, in the same order, keeps its
-/// links to them (see ``Graph/recordRead(_:by:version:first:work:)``). See
-/// ``adopt(_:end:)``.
+/// **Links, not observers.** A run reads through a cursor over its node's links: a
+/// run that reads what the previous one read, in the same order, keeps its links and
+/// allocates nothing; its end drops the links it did not read again (see
+/// ``Graph/recordRead(_:by:version:first:work:)``). So what a node depends on is always
+/// what its latest run read, and nothing is compared or installed at its end.
 ///
-/// **Lifetime.** A node's observer holds the node strongly, so a change reaches it with
-/// no lock and no retain; so does a link in the graph. The cycle lasts while the
-/// observer is installed and the links exist: cancelling the node cancels the observer,
-/// sweeps it out of every object it was on and drops its links, so a
-/// cancelled node, and its closure, are released. (On an object with a thousand
-/// entries or more the sweep waits until it can take out many at once: see
-/// ``RegistrarStorage/sweep()``.) The public object a user holds (a
-/// ``TrackingToken``, a ``Derived``) owns its node and cancels it when released.
+/// **Lifetime.** A link holds both its nodes strongly. The cycle lasts while the links
+/// exist: cancelling the node drops its links, so a cancelled node, and its closure,
+/// are released. The public object a user holds (a ``TrackingToken``, a ``Derived``)
+/// owns its node and cancels it when released.
 ///
 /// **State and locks.** The node's own state is in ``NodeState``, under the node's
 /// lock; its links and a computation's flags and version are in its ``GraphNode``,
 /// under the graph lock (see ``Graph``). Neither is held while calling out (user code,
 /// another node, a registrar's observers). Lock order: a node's lock, a tracked
 /// object's, the graph lock, a derived value's registrar's (see ``Graph``); never two
-/// nodes'. A computation also
-/// has an update lock, held while it recomputes (see ``Computation``).
+/// nodes'. A computation also has an update lock, held while it recomputes (see
+/// ``Computation``).
 package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
   // immutable after `init`.
@@ -71,13 +64,14 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// How much of a change this node keeps (its runs' events, its `lastEvent`).
   let changeNeeds: TrackingObserver.Handler.Needs
 
-  /// Whether the node's observers hear will-sets (a reaction that runs at them).
+  /// Whether the node hears the will-sets of the properties it read (a reaction that
+  /// runs at them).
   let hearsWillSet: Bool
-  /// Whether they hear did-sets (all but a reaction to deallocations only).
+  /// Whether it hears their did-sets (all but a reaction to deallocations only).
   let hearsDidSet: Bool
 
   /// Whether the node records the causes of its runs (introspection was on when it
-  /// was made): its observers then hear will-sets too and read the changed values.
+  /// was made): it then hears will-sets too and reads the changed values.
   let introspects: Bool
 
   /// Whether the node is a ``Computation``: a propagation tests it at every edge, where
@@ -97,7 +91,7 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
     state = Locked(NodeState())
     graph = GraphRef.allocate(capacity: 1)
     super.init()
-    graph.initialize(to: GraphNode(owner: self, isComputation: isComputation))
+    graph.initialize(to: GraphNode(node: self, kind: isComputation ? .computation : .reaction))
     Introspection.register(self)
     LifetimeRecorder.register(self, kind: isComputation ? .derivedValue : .observation, site: site)
   }
@@ -151,12 +145,10 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// Called by the batch that queued this node, when it drains.
   func flush() {}
 
-  /// An object this node read was deallocated, on the deallocating thread, before its
-  /// address can be reused: the comparison by address is forgotten, so the next run
-  /// installs afresh. Nodes that asked for deinit events also hear it as a change.
-  func sourceDeallocated() {
-    state.withLock { $0.dependencies.signature = nil }
-  }
+  /// An object this node read was deallocated, on the deallocating thread (reactions
+  /// only: see ``RegistrarStorage/detachSources(_:)``). Nodes that asked for deinit
+  /// events hear it as a change.
+  func sourceDeallocated() {}
 
   // MARK: The own-writes rule
 
@@ -169,28 +161,18 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
     state.runningThread == thread
   }
 
-  // MARK: Observers
-
-  /// The observer of one run's reads. Its handlers hold this node strongly (see
-  /// "Lifetime" above).
-  final func makeObserver() -> TrackingObserver {
-    TrackingObserver.make(
-      node: self, hearsWillSet: hearsWillSet || introspects, hearsDidSet: hearsDidSet, needs: changeNeeds)
-  }
-
   // MARK: Cancelling
 
-  /// Stops the node: it does not run again, its observer is cancelled and swept out of
-  /// every object it was on, and its links to the computations it read are dropped.
+  /// Stops the node: it does not run again, and its links to what it read are dropped.
   /// Returns whether this call cancelled it.
   @discardableResult
   package func cancel() -> Bool {
     let (first, dropped) = state.withLock { state in
       let first = !state.cancelled
       state.cancelled = true
-      return (first, dropDependencies(&state, cancelling: true))
+      return (first, dropDependencies(cancelling: true))
     }
-    letGo(dropped)
+    if !dropped.isEmpty { dropped.perform() }
     return first
   }
 
@@ -198,8 +180,6 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   var isCancelled: Bool { state.withLock { $0.cancelled } }
 
   deinit {
-    // Nothing else can reach this node: its observers hold it strongly, so none is
-    // installed any more.
     Introspection.unregister(self)
     // No link names this node any more (a link holds both its nodes), and none of its
     // own is left: its runs ended, and whoever released it last dropped them. No pull
@@ -256,10 +236,6 @@ struct NodeState {
 
   /// Whether the batch of `thread` changed something since the latest run began.
   func changed(inBatchOf thread: UInt) -> Bool { changedInSeveralBatches || changedInBatchOf == thread }
-  /// What the latest run read and the observer that watches it.
-  var dependencies = Dependencies()
-  /// How many times a run installed a new observer (the others kept theirs).
-  var installCount = 0
   /// Why the node ran last, and why it will run next (kept only while introspection
   /// is on; see ``TrackingIntrospection``).
   var causes = RunCauses()

@@ -53,4 +53,39 @@ struct DueObservers {
     guard let rest else { return }
     for observer in rest { body(observer) }
   }
+
+  /// The observers, to hand out in installation order among the nodes a write reached
+  /// (see ``RegistrarStorage/didSet(_:subject:site:)``): a change that reaches both is
+  /// rare, so they go to an array.
+  consuming func inOrder() -> InOrder {
+    var observers: [TrackingObserver] = []
+    observers.reserveCapacity(count)
+    drain { observers.append($0) }
+    return InOrder(observers: observers)
+  }
+
+  /// Due observers handed out in installation order (they were collected in it).
+  struct InOrder {
+    let observers: [TrackingObserver]
+    private var next = 0
+
+    init(observers: [TrackingObserver]) { self.observers = observers }
+
+    /// Calls `body` with the observers not handed out yet that were installed before
+    /// `order`.
+    mutating func take(before order: UInt64, _ body: (TrackingObserver) -> Void) {
+      while next < observers.count && observers[next].installOrder < order {
+        body(observers[next])
+        next += 1
+      }
+    }
+
+    /// Calls `body` with the observers not handed out yet.
+    mutating func takeRest(_ body: (TrackingObserver) -> Void) {
+      while next < observers.count {
+        body(observers[next])
+        next += 1
+      }
+    }
+  }
 }

@@ -19,9 +19,28 @@ final class HookTable {
   }
 
   var entries: [Entry] = []
-  /// Properties observed by something that is not an observer in this storage: a
-  /// derived value's readers, which are its subscribers in the graph (see ``Graph``).
+  /// Properties observed by something that is not an observer in this storage: the
+  /// nodes of the reactive graph that read them, which are their sources' subscribers
+  /// (see ``PropertySource``), or a derived value's readers, which are its subscribers
+  /// (see ``Graph``).
   var observedElsewhere: Set<Int> = []
+
+  /// Whether property `id` has hooks (any property, for a whole-object read).
+  func hooks(_ id: Int) -> Bool {
+    id == PropertySource.everyProperty ? !entries.isEmpty : entries.contains { $0.id == id }
+  }
+
+  /// The hooked properties.
+  var hookedIDs: [Int] { entries.map(\.id) }
+
+  /// Notes whether property `id` is observed by something that is not an observer here.
+  func setObservedElsewhere(_ id: Int, _ observed: Bool) {
+    if observed {
+      observedElsewhere.insert(id)
+    } else {
+      observedElsewhere.remove(id)
+    }
+  }
 
   /// The hooks to run after the lock is released.
   struct Transitions {
@@ -65,6 +84,7 @@ extension RegistrarStorage {
       let table = extras.hooks ?? HookTable()
       extras.hooks = table
       table.entries.append(HookTable.Entry(id: id, hook: hook, observed: false))
+      refreshObservedSources(table, state)
       return HookTable.settle(state)
     }
     transitions?.deliver()
@@ -78,11 +98,7 @@ extension RegistrarStorage {
       let extras = state.extrasCreatingIfNeeded()
       let table = extras.hooks ?? HookTable()
       extras.hooks = table
-      if observed {
-        table.observedElsewhere.insert(id)
-      } else {
-        table.observedElsewhere.remove(id)
-      }
+      table.setObservedElsewhere(id, observed)
       return HookTable.settle(state)
     }
   }

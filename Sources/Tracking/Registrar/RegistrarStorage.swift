@@ -1,7 +1,9 @@
 import CTrackingSupport
 
-/// The shared, lock-protected part of a ``TrackingRegistrar``: the observers installed
-/// on one object and which of its properties each one watches.
+/// The shared, lock-protected part of a ``TrackingRegistrar``: the one-shot observers
+/// installed on one object and which of its properties each one watches, and the
+/// sources of its properties that nodes of the reactive graph read (see
+/// ``PropertySource``, kept in the extras).
 ///
 /// **Layout.** One allocation per object (72 bytes, an 80-byte heap block). The Swift state is the buffer's
 /// header; the atomic words and the lock are its tail element, so they have a stable
@@ -26,11 +28,12 @@ import CTrackingSupport
 ///   means another thread changed something in between, and the observer is told at
 ///   once (see ``AccessList/changedElsewhere()``). This is what keeps a change made
 ///   while a tracking's `apply` runs from being lost.
-/// - `observedMask`: the union of the properties that pending observers watch; written
-///   under the lock, read without it.
+/// - `observedMask`: the union of the properties that pending observers watch and of
+///   those that have sources; written under the lock, read without it.
 /// - `willSetMask` (32 bits, in the lock's padding): the same for the observers that
-///   hear will-sets; a write whose property has no bit there skips the will-set pass.
-///   Written and read like `observedMask`, and ordered by the same epoch protocol.
+///   hear will-sets, and the sources that a node that hears will-sets subscribed to;
+///   a write whose property has no bit there skips the will-set pass. Written and read
+///   like `observedMask`, and ordered by the same epoch protocol.
 ///
 /// **Why these orders are enough.** A reader ORs the bit and notes the epoch before it
 /// reads the value; a write that the program orders after that read (the only kind a
@@ -39,13 +42,19 @@ import CTrackingSupport
 /// consistent fence) before it loads the epoch, and a write bumps the epoch (a
 /// sequentially consistent read-modify-write) before it loads `observedMask`: so either
 /// the write sees the new observer, or the install sees the bump (or both; a one-shot
-/// observer still fires once, as its state word decides).
+/// observer still fires once, as its state word decides). A node's run needs no epoch:
+/// it links to the property's source before it reads the value, in one critical
+/// section of the graph lock, and a write moves the source's version under that lock
+/// after storing the value; a new source's bit is published, then a fence, before the
+/// value is read.
 ///
 /// **Lock rules.** One lock per object; nothing calls out while holding it (callbacks
 /// are collected under it and run after). One other lock is taken under it: the graph
-/// lock, by a did-set that marks the derived values reading the property
-/// (``WriteMarks``, which says why that cannot deadlock). The allocation of the Apple
-/// relay (TrackingInterop.swift) also happens under it, and takes no lock of ours.
+/// lock, by a write that propagates from the property's sources and by a read that
+/// links to a new source. That cannot deadlock: a tracked object's lock is never taken
+/// under the graph lock (only a derived value's registrar lock is, for its hooks, and a
+/// derived value's registrar has no sources). The allocation of the Apple relay
+/// (TrackingInterop.swift) also happens under it, and takes no lock of ours.
 @usableFromInline
 final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_registrar_sync> {
   @usableFromInline
@@ -60,13 +69,18 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   final class Extras {
     /// Identifiers handed out to key paths that the macro did not number.
     var dynamicIDs: [AnyKeyPath: Int] = [:]
-    /// How continuous observations refer to this storage (see ``StorageHandle``).
+    /// How hooks and hooked sources refer to this storage (see ``StorageHandle``).
     var handle: StorageHandle?
-    /// Sweeps asked for since the last one, on an object with many entries (see
-    /// ``RegistrarStorage/sweep()``).
-    var deferredSweeps = 0
     /// The observed/unobserved hooks of this object's properties (see ``HookTable``).
     var hooks: HookTable?
+    /// The sources of the properties that nodes of the reactive graph read (see
+    /// ``PropertySource``), owned here. Under the storage's lock (hence no
+    /// exclusivity check).
+    @exclusivity(unchecked) var sources: SourceTable.Ref?
+
+    deinit {
+      if let sources { SourceTable.free(sources) }
+    }
   }
 
   /// First identifier for key paths registered at run time; the macro numbers
@@ -94,15 +108,16 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   }
 
   deinit {
-    // First, so that no continuous observation's sweep touches this storage from now
-    // on (see `StorageHandle`).
+    // First, so that no hook, and no hooked source, touches this storage from now on
+    // (see `StorageHandle`).
     withUnsafeMutablePointerToHeader { $0.pointee.extras?.handle?.clear() }
     // The object is gone: observers with a deinit handler hear of it, on this thread
-    // (trackings that asked for deinit events, and continuous observations and
-    // sequences, which then forget their comparison by address). Nobody else can
-    // reach this storage any more, so no lock is needed.
+    // (one-shot trackings that asked for deinit events), and so do the reactions that
+    // read it (its sources are detached). Nobody else can reach this storage any more,
+    // so no lock is needed.
     withUnsafeMutablePointerToHeader { state in
       state.pointee.observers.forEach { $0.notifyDeinit() }
+      if let sources = state.pointee.extras?.sources { detachSources(sources) }
     }
     withUnsafeMutablePointerToElements { sync in
       // The relay to Apple's registrar, if one was made: the word holds its reference.
@@ -224,13 +239,26 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
   }
 
   /// Publishes the union of the entries' properties (and that of the entries that
-  /// hear will-sets); called under the lock whenever the entries change. Relaxed:
-  /// readers that need ordering get it from the epoch protocol above or from taking
-  /// the lock.
+  /// hear will-sets), with the properties that have sources (see ``SourceTable``);
+  /// called under the lock whenever the entries change. Relaxed: readers that need
+  /// ordering get it from the epoch protocol above or from taking the lock.
   @inline(__always)
-  func publish(_ masks: Masks) {
+  func publish(_ masks: Masks, _ state: borrowing State) {
+    var masks = masks
+    if let sources = state.extras?.sources {
+      masks.observed |= sources.pointee.masks.observed
+      masks.willSet |= sources.pointee.masks.willSet
+    }
     tracking_atomic_store_relaxed(&sync.pointee.observedMask, masks.observed)
     tracking_will_set_mask_store(sync, masks.willSet)
+  }
+
+  /// Adds the properties that have sources to the published masks (under the lock):
+  /// a source was made, or a node that hears will-sets read one.
+  func publishSources(_ sources: SourceTable) {
+    tracking_atomic_store_relaxed(
+      &sync.pointee.observedMask, tracking_atomic_load_relaxed(&sync.pointee.observedMask) | sources.masks.observed)
+    tracking_will_set_mask_store(sync, tracking_will_set_mask_load(sync) | sources.masks.willSet)
   }
 
   /// Whether a pending observer may watch property `id` (the observed mask's bit).
@@ -254,43 +282,17 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     let willSetBits = hearsWillSet ? Self.willSetMask(of: properties) : 0
     let hooks = withLock { state in
       if state.observers.shouldSweepBeforeAdding {
-        publish(state.observers.compact(changing: nil) { _ in .keep })
+        publish(state.observers.compact(changing: nil) { _ in .keep }, state)
       }
       state.observers.add(observer, properties: properties, hearsWillSet: hearsWillSet)
       publish(
         Masks(
           observed: tracking_atomic_load_relaxed(&sync.pointee.observedMask) | bits,
-          willSet: tracking_will_set_mask_load(sync) | willSetBits))
+          willSet: tracking_will_set_mask_load(sync) | willSetBits), state)
       return HookTable.settle(state)
     }
     hooks?.deliver()
   }
-
-  /// Removes the finished entries (after a cancellation, or a node's move to a new
-  /// observer): at once on an object with fewer than ``lazySweepThreshold`` entries. A
-  /// sweep walks every entry, so on a larger object it waits until the calls since
-  /// the last sweep may account for half the entries: cancelling *n* observers of one
-  /// object (10 000 rows, each reading the model's list) costs O(*n*) in all rather
-  /// than O(*n*²). Until then a finished entry keeps its observer (and a node its
-  /// closure) alive; a write of a property it watched drops it earlier.
-  func sweep() {
-    let hooks = withLock { state -> HookTable.Transitions? in
-      let count = state.observers.count
-      if count >= Self.lazySweepThreshold {
-        let extras = state.extras ?? Extras()
-        state.extras = extras
-        extras.deferredSweeps += 1
-        guard extras.deferredSweeps * 2 >= count else { return nil }
-        extras.deferredSweeps = 0
-      }
-      publish(state.observers.compact(changing: nil) { _ in .keep })
-      return HookTable.settle(state)
-    }
-    hooks?.deliver()
-  }
-
-  /// The number of entries from which ``sweep()`` waits (see there).
-  static let lazySweepThreshold = 1_024
 
   /// The number of installed entries, finished ones not yet swept included.
   var entryCount: Int { withLock { $0.observers.count } }

@@ -1,33 +1,26 @@
 /// A reference to a registrar's storage that does not keep it alive and that the
-/// storage clears as it is deallocated: what a continuous observation keeps of the
-/// storages its observer is installed on, to sweep them when it is cancelled.
+/// storage clears as it is deallocated: what observed/unobserved hooks keep of the
+/// storages they are on (``ObservationHook``), and a source of the reactive graph of its
+/// hooked storage (``PropertySource/hooks``).
 ///
 /// **Why not a weak reference.** A weak reference gives the object a side table, and
 /// from then on every retain and release of it takes the runtime's slow path. A
-/// storage is retained and released by every tracking scope that reads its object —
-/// twice per re-run of a continuous observation — so that cost would fall on the
-/// hottest path. The handle takes the weak reference's place and keeps the storage
-/// fast.
+/// storage is retained and released by every tracking scope that reads its object, so
+/// that cost would fall on the hottest path. The handle takes the weak reference's
+/// place and keeps the storage fast.
 ///
 /// **Rule.** The storage's deinit calls `clear()` before it does anything else; `clear()`
-/// waits for a sweep under way (the handle's lock), and no sweep starts after it. So a
-/// sweep only ever touches a storage whose deinit has not started, without retaining it.
-/// Lock order: the handle's, then the storage's (under which a sweep takes nothing).
+/// waits for a call under way (the handle's lock), and none starts after it. So
+/// ``withStorage(_:)`` only ever touches a storage whose deinit has not started, without
+/// retaining it. Lock order: the handle's, then the storage's, then the graph lock.
 ///
-/// One per storage, made when a continuous observation first installs on it (see
-/// ``RegistrarStorage/handle``), kept in the storage's extras.
+/// One per storage, made on first use (see ``RegistrarStorage/handle``), kept in the
+/// storage's extras.
 final class StorageHandle: Sendable {
   private let storage: Locked<Unmanaged<RegistrarStorage>?>
 
   init(_ storage: RegistrarStorage) {
     self.storage = Locked(Unmanaged.passUnretained(storage))
-  }
-
-  /// Removes the storage's finished entries, unless it was deallocated.
-  func sweep() {
-    storage.withLock { storage in
-      storage?._withUnsafeGuaranteedRef { $0.sweep() }
-    }
   }
 
   /// Runs `body` with the storage, unless it was deallocated.
@@ -37,7 +30,7 @@ final class StorageHandle: Sendable {
     }
   }
 
-  /// Called by the storage's deinit, first: no sweep runs from now on.
+  /// Called by the storage's deinit, first: no call reaches the storage from now on.
   func clear() {
     storage.withLock { $0 = nil }
   }
@@ -53,14 +46,5 @@ extension RegistrarStorage {
       extras.handle = handle
       return handle
     }
-  }
-}
-
-extension AccessList {
-  /// The handles of the storages read.
-  var storageHandles: [StorageHandle] {
-    var result: [StorageHandle] = []
-    forEachStorage { storage, _ in result.append(storage.handle) }
-    return result
   }
 }

@@ -179,6 +179,12 @@ public struct TrackingRegistrar: @unchecked Sendable {
   /// finished ones that have not been swept yet. For tests and diagnostics.
   @_spi(Testing)
   public var installedObserverCount: Int { storage.entryCount }
+
+  /// The number of nodes of the reactive graph (derived values, continuous
+  /// observations, sequences) whose latest run read a property of this object: the
+  /// subscribers of its properties' sources. For tests and diagnostics.
+  @_spi(Testing)
+  public var readerCount: Int { storage.nodeReaders().count }
 }
 
 // MARK: - Codable and Hashable

@@ -46,22 +46,23 @@ package struct AccessList {
   @usableFromInline var others: OtherObjects?
   /// The scope this one is nested in, on this thread (for counting own writes).
   @usableFromInline var enclosing: UnsafeMutablePointer<AccessList>?
-  /// Whether this scope is the run of a node of the reactive graph (not a one-shot
-  /// tracking): a derived value read by something else announces its changes.
-  @usableFromInline var isNodeRun = false
   /// The derived values a one-shot scope read, each once, with the version first read
   /// (see ``ComputationReads``), for a node run it may be nested in. A node's run
   /// records them in the graph instead, as it reads them (see ``node``).
   var computations = ComputationReads()
-  /// The node whose run this scope is, when it is one: its reads of computations go
-  /// straight to its links in the graph (see ``Graph/recordRead(_:by:version:first:work:)``).
+  /// The node whose run this scope is, when it is one (not a one-shot tracking): its
+  /// reads go straight to its links in the graph, to the sources of the properties it
+  /// reads (``RegistrarStorage/linkSource(_:type:by:first:)``) and to the computations
+  /// (``Graph/recordRead(_:by:version:first:work:)``). Such a scope keeps, of what it
+  /// read, only its first object and that object's properties, so that a read made
+  /// again costs no call (``hasRead(in:_:_:)``); it installs no observer.
   var node: GraphRef?
-  /// Whether this run read a computation (it moved its node's cursor).
-  var readsComputations = false
-  /// A computation this run read was out of date when the run linked to it (it read
-  /// it through a nested one-shot scope, or another thread changed it right after its
-  /// pull): the run is stale already.
-  var computationChangedBeforeLink = false
+  /// Whether this run made a read through its node's cursor (the first one starts it).
+  var linked = false
+  /// Something this run read changed before the run linked to it (a nested one-shot
+  /// scope read it, or another thread changed a computation right after its pull): the
+  /// run is stale already.
+  var changedBeforeLink = false
 
   /// An empty scope. Inlinable: out of line, the scope was returned through a
   /// temporary and copied (`memcpy`) into the caller's variable at every tracking.
@@ -96,6 +97,7 @@ package struct AccessList {
   /// epoch.
   @usableFromInline
   mutating func record(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
+    if let node { return recordSource(storage, id, type: type, node: node) }
     if firstStorage === storage {
       if firstProperties.insert(id) { storage.markRead(id) }
     } else if firstStorage == nil {
@@ -107,6 +109,20 @@ package struct AccessList {
     } else {
       recordInOthers(storage, id, type: type)
     }
+  }
+
+  /// ``record(_:_:type:)`` in a node's run: links the node to the property's source.
+  /// The first object's properties are kept, for ``hasRead(in:_:_:)``.
+  private mutating func recordSource(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type, node: GraphRef) {
+    if firstStorage === storage {
+      guard firstProperties.insert(id) else { return }
+    } else if firstStorage == nil {
+      firstStorage = storage
+      firstProperties = PropertySet(id)
+    }
+    storage.markRead(id)
+    storage.linkSource(id, type: type, by: node, first: !linked)
+    linked = true
   }
 
   private mutating func recordInOthers(_ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type) {
@@ -126,7 +142,7 @@ package struct AccessList {
   mutating func record(
     _ storage: RegistrarStorage, _ id: Int, type: any Trackable.Type, computation: Computation, version: UInt64
   ) {
-    if !isNodeRun { record(storage, id, type: type) }
+    record(storage, id, type: type)
     computations.add(computation, version: version)
   }
 
@@ -149,6 +165,11 @@ package struct AccessList {
   /// Records a dependency on every property of the object owning `storage`.
   mutating func recordAll(_ storage: RegistrarStorage, type: any Trackable.Type) {
     storage.markAllRead()
+    if let node {
+      storage.linkSource(PropertySource.everyProperty, type: type, by: node, first: !linked)
+      linked = true
+      return
+    }
     merge(Entry(storage: storage, properties: .all, epoch: storage.changeEpoch, type: type))
   }
 
@@ -175,20 +196,29 @@ package struct AccessList {
   /// Adds an inner scope's reads to this one: an outer scope tracks what its nested
   /// scopes read, as Apple's does.
   ///
-  /// A node's run takes the computations a nested one-shot scope read as computations,
-  /// not as objects (see ``record(_:_:type:computation:version:)``).
+  /// A node's run links to what a nested one-shot scope read, after the fact (see
+  /// ``linkObjects(of:from:)``).
   @usableFromInline
   mutating func merge(_ other: AccessList) {
-    if isNodeRun && !other.computations.isEmpty {
-      other.forEach { if !other.computations.containsStorage($0.storage) { merge($0) } }
-    } else {
-      other.forEach { merge($0) }
-    }
-    guard !other.computations.isEmpty else { return }
     if let node {
-      linkComputations(other.computations, from: node)
-    } else {
-      computations.merge(other.computations)
+      linkObjects(of: other, from: node)
+      if !other.computations.isEmpty { linkComputations(other.computations, from: node) }
+      return
+    }
+    other.forEach { merge($0) }
+    if !other.computations.isEmpty { computations.merge(other.computations) }
+  }
+
+  /// Links this run's node to the properties a nested one-shot scope read: one that
+  /// changed since that scope first read its object (by the object's change epoch, its
+  /// own writes aside) makes the run stale. A derived value's registrar among them is
+  /// the computation's, linked as one (``linkComputations(_:from:)``).
+  private mutating func linkObjects(of other: AccessList, from node: GraphRef) {
+    other.forEach { entry in
+      if !other.computations.isEmpty && other.computations.containsStorage(entry.storage) { return }
+      entry.storage.linkSources(entry.properties, type: entry.type, by: node, first: !linked)
+      linked = true
+      if entry.storage.changeEpoch &- entry.epoch > entry.ownWrites { changedBeforeLink = true }
     }
   }
 
@@ -200,9 +230,9 @@ package struct AccessList {
     Graph.enter()
     reads.forEach { read in
       let dep = read.computation.graph
-      Graph.recordRead(dep, by: node, version: read.version, first: !readsComputations, work: &work)
-      readsComputations = true
-      if dep.pointee.hasChanged(since: read.version, thread: thread) { computationChangedBeforeLink = true }
+      Graph.recordRead(dep, by: node, version: read.version, first: !linked, work: &work)
+      linked = true
+      if dep.pointee.hasChanged(since: read.version, thread: thread) { changedBeforeLink = true }
     }
     Graph.leave()
     if !work.isEmpty { work.perform() }
@@ -234,6 +264,7 @@ package struct AccessList {
   package func install(_ observer: TrackingObserver) {
     guard let firstStorage else { return }
     observer.shareBits(of: firstProperties)
+    observer.stampInstallOrder()
     firstStorage.install(observer, properties: firstProperties)
     // Borrowed through the buffer: iterating the entries would copy each one (retaining
     // and releasing its storage).
@@ -278,18 +309,6 @@ package struct AccessList {
     } else if let position = position(of: storage) {
       others!.entries[position].ownWrites += 1
     }
-  }
-
-  /// What this scope read, with objects identified by address, keeping none alive.
-  ///
-  /// Only for an owner whose observer hears the deallocation of every object it
-  /// watches, and forgets the signature then (a deinit handler): an object's deinit
-  /// runs that handler before its address can be reused, so a new object at the same
-  /// address never matches.
-  package var addressSignature: ReadSignature {
-    var entries: [ReadSignature.Entry] = []
-    forEach { entries.append(.init(object: ObjectIdentifier($0.storage), type: $0.type, properties: $0.properties)) }
-    return ReadSignature(entries: entries)
   }
 
   // MARK: The current scope

@@ -9,6 +9,9 @@ struct SmallList<Element> {
 
   init() {}
 
+  /// The number of elements.
+  var count: Int { first == nil ? 0 : 1 + (rest?.count ?? 0) }
+
   @inline(__always)
   mutating func append(_ element: Element) {
     if first == nil {

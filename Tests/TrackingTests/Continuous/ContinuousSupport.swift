@@ -69,8 +69,9 @@ final class Received<Value: Sendable>: @unchecked Sendable {
   var count = 0
   var showsDetail = false
   var detail = "detail"
-  /// The number of trackings installed on this object, pending or not yet swept.
-  var observerCount: Int { _$trackingRegistrar.installedObserverCount }
+  /// What watches the object: one-shot observers (pending, or finished and not yet
+  /// swept) and the nodes that read it.
+  var observerCount: Int { _$trackingRegistrar.installedObserverCount + _$trackingRegistrar.readerCount }
 }
 
 /// Tells the time as `ContinuousClock` does, but every sleep fails at once with an error

@@ -29,7 +29,7 @@ extension ContinuousTrackingSuites {
       }
       #expect(runs.values == [11] + (2...101).map { $0 + 10 })
       #expect(sum.recomputeCount == 101)
-      #expect(sum.inputObserverInstallCount == 1)
+      #expect(sum.inputRelinkCount == 1)
       token.cancel()
       inputs.a = 0  // nobody observes `sum`: its observer is cancelled
       #expect(inputs.observerCount == 0)
@@ -41,9 +41,9 @@ extension ContinuousTrackingSuites {
       let runs = Received<Int>()
       let token = observe { runs.append(chosen.value) }
       inputs.a = 2
-      #expect(chosen.inputObserverInstallCount == 1)
+      #expect(chosen.inputRelinkCount == 1)
       inputs.useA = false  // now reads `useA` and `b`
-      #expect(chosen.inputObserverInstallCount == 2)
+      #expect(chosen.inputRelinkCount == 2)
       inputs.a = 3  // no longer an input
       inputs.b = 20
       #expect(runs.values == [1, 2, 10, 20])
@@ -51,7 +51,7 @@ extension ContinuousTrackingSuites {
       inputs.b = 30  // no longer an input
       inputs.a = 4
       #expect(runs.values == [1, 2, 10, 20, 3, 4])
-      #expect(chosen.inputObserverInstallCount == 3)
+      #expect(chosen.inputRelinkCount == 3)
       token.cancel()
     }
 
@@ -70,7 +70,7 @@ extension ContinuousTrackingSuites {
       #expect(fired.values == [0])
       #expect(sum.recomputeCount == 2)
       #expect(sum.value == 23)
-      #expect(sum.inputObserverInstallCount == 2)
+      #expect(sum.inputRelinkCount == 2)
       withTracking { _ = sum.value } didSet: { _ in fired.append(sum.value) }
       inputs.b = 30
       #expect(fired.values == [0, 33])
@@ -92,7 +92,7 @@ extension ContinuousTrackingSuites {
       #expect(runs.values == [1, 2, 3])  // one run per write, and no loop
       #expect(counted.recomputeCount == 3)
       #expect(counted.isCached)
-      #expect(counted.inputObserverInstallCount == 1)
+      #expect(counted.inputRelinkCount == 1)
       token.cancel()
     }
 

@@ -9,8 +9,9 @@ import Testing
   var b = 10
   var unrelated = 0
   var useA = true
-  /// Trackings installed on this object, pending or not yet swept.
-  var observerCount: Int { _$trackingRegistrar.installedObserverCount }
+  /// What watches the object: one-shot observers (pending, or finished and not yet
+  /// swept) and the nodes that read it.
+  var observerCount: Int { _$trackingRegistrar.installedObserverCount + _$trackingRegistrar.readerCount }
 }
 
 /// The derived-property pattern inside a tracked class.

@@ -71,7 +71,7 @@ extension InteropTests {
     let token = observe { runs.append(sum.value) }
     for value in 2...11 { inputs.a = value }
     #expect(runs.values == [11] + (2...11).map { $0 + 10 })
-    #expect(sum.inputObserverInstallCount == 1)
+    #expect(sum.inputRelinkCount == 1)
     #expect(inputs.observerCount == 1)
     token.cancel()
   }

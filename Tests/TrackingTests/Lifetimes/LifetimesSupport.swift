@@ -61,5 +61,7 @@ final class FakeFeed: @unchecked Sendable {
 /// A model that says how many observers it has.
 @Trackable final class Gauge: @unchecked Sendable {
   var level = 0
-  var observerCount: Int { _$trackingRegistrar.installedObserverCount }
+  /// What watches the object: one-shot observers (pending, or finished and not yet
+  /// swept) and the nodes that read it.
+  var observerCount: Int { _$trackingRegistrar.installedObserverCount + _$trackingRegistrar.readerCount }
 }

@@ -109,8 +109,8 @@ extension LifetimeSuites {
       #expect(plain.value == 4)
       #expect(kept.value == 4)
       // The plain one retired at each change and subscribed again at the next read.
-      #expect(plain.inputObserverInstallCount > kept.inputObserverInstallCount)
-      #expect(kept.inputObserverInstallCount == 1)
+      #expect(plain.inputRelinkCount > kept.inputRelinkCount)
+      #expect(kept.inputRelinkCount == 1)
     }
   }
 }

@@ -9,7 +9,10 @@
 ///   property run first, in installation order, before the value is stored; then the
 ///   did-set callbacks are queued, in installation order, in the thread's batch (a
 ///   `withTransaction`, or one opened by the write), and run when it closes: first in,
-///   first out, each tracking or observation at most once per batch.
+///   first out, each tracking or observation at most once per batch. A tracking is
+///   installed on every property it watches at once; an observation is installed on a
+///   property when a run first reads it, and stays installed on it for as long as each
+///   run reads it again.
 /// - `onChange` and `[.willSet]` end at their first will-set; `[.didSet]` and
 ///   `[.willSet, .didSet]` end at their first did-set, and take no other event once it
 ///   has happened (its callback may still wait for the end of a transaction).
@@ -63,6 +66,11 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     let wantsDeinit: Bool
     /// The objects watched, in the order they were first read, with their properties.
     let watches: [Watch]
+    /// When it was installed (a tracking, on everything it watches).
+    var installedAt = 0
+    /// When it was installed on each property it watches (an observation), by
+    /// ``propertyKey(_:_:)``.
+    var installedOn: [Int: Int] = [:]
     var pending = true
     /// Its ending did-set happened; the callback may wait in a batch.
     var didSetDue = false
@@ -73,6 +81,11 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
 
     func watches(_ object: Int) -> Bool { watches.contains { $0.object == object } }
 
+    /// When it was installed on `property` of `object`.
+    func installed(on object: Int, _ property: Int) -> Int {
+      installedOn[propertyKey(object, property)] ?? installedAt
+    }
+
     /// Whether a change event may still reach it.
     var listening: Bool { pending && !didSetDue }
   }
@@ -82,8 +95,17 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     var properties: Set<Int>
   }
 
-  /// In installation order.
+  /// In the order they were made; each tells, per property, when it was installed.
   private var observers: [Observer] = []
+  /// The installations so far (see ``Observer/installedAt``).
+  private var installs = 0
+
+  /// The pending observers that watch `property` of `object`, in installation order.
+  private func listeners(of object: Int, _ property: Int) -> [Int] {
+    observers.indices
+      .filter { observers[$0].listening && observers[$0].watches(object, property) }
+      .sorted { observers[$0].installed(on: object, property) < observers[$1].installed(on: object, property) }
+  }
 
   // MARK: Scopes, batches, time
 
@@ -174,7 +196,7 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     let property = ref.property
     let source = "\(ref)"
     writes.append(Write(time: time, thread: thread, object: object, property: property))
-    for index in observers.indices where observers[index].listening && observers[index].watches(object, property) {
+    for index in listeners(of: object, property) {
       switch observers[index].kind {
       case .onChange:
         observers[index].pending = false
@@ -191,7 +213,7 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     lastValue += 1
     objects[object].values[property] = lastValue
     inBatch(thread) {
-      for index in observers.indices where observers[index].listening && observers[index].watches(object, property) {
+      for index in listeners(of: object, property) {
         switch observers[index].kind {
         case .didSetOnce, .willSetThenDidSet:
           observers[index].didSetDue = true
@@ -224,8 +246,11 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     if mode.cancellable { handles[number] = .some(nil) }
     if let kind, !scope.reads.isEmpty {
       let label = "T\(number)"
+      installs += 1
       observers.append(
-        Observer(label: label, kind: kind, wantsDeinit: mode.deinitToo && mode.events != .onChange, watches: scope.watches))
+        Observer(
+          label: label, kind: kind, wantsDeinit: mode.deinitToo && mode.events != .onChange, watches: scope.watches,
+          installedAt: installs))
       let index = observers.count - 1
       if mode.cancellable { handles[number] = index }
       reportChangesElsewhere(during: scope, to: index, thread: thread)
@@ -301,8 +326,23 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     if !keep {
       var installed: Int?
       if !watches.isEmpty {
+        // Installed anew on the properties this run read first, in the order it read
+        // them; still installed on those the previous run read too.
+        let previous = observation.observer.map { observers[$0].installedOn } ?? [:]
+        var installedOn: [Int: Int] = [:]
+        let firstReads = scope.reads.flatMap { read in read.properties.map { (key: propertyKey(read.object, $0.key), time: $0.value) } }
+        for read in firstReads.sorted(by: { $0.time < $1.time }) {
+          if let kept = previous[read.key] {
+            installedOn[read.key] = kept
+          } else {
+            installs += 1
+            installedOn[read.key] = installs
+          }
+        }
         observers.append(
-          Observer(label: observation.label, kind: .observation(number), wantsDeinit: false, watches: watches))
+          Observer(
+            label: observation.label, kind: .observation(number), wantsDeinit: false, watches: watches,
+            installedOn: installedOn))
         installed = observers.count - 1
       }
       if let old = observation.observer { observers[old].pending = false }
@@ -394,3 +434,6 @@ final class ReferenceModel: ScriptBackend, @unchecked Sendable {
     }
   }
 }
+
+/// The key of `property` of `object` in ``ReferenceModel``'s installation times.
+private func propertyKey(_ object: Int, _ property: Int) -> Int { object * 16 + property }

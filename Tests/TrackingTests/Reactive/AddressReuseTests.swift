@@ -2,11 +2,10 @@ import Testing
 
 @testable import Tracking
 
-/// Continuous observations and sequences compare a run's reads with the previous run's
-/// by object address. A deallocated object's address is often reused at once by the
-/// next object of its size; the observer's deinit handler forgets the comparison before
-/// that can happen, so a new object at an old address is observed, not mistaken for
-/// the old one (whose observer it does not have).
+/// A run finds its link to a property's source by the object's address. A deallocated
+/// object's address is often reused at once by the next object of its size; the
+/// storage detaches its sources before that can happen, so a new object at an old
+/// address is linked to, not mistaken for the old one (whose sources it does not have).
 @Suite struct AddressReuseTests {
   final class Holder: @unchecked Sendable {
     var model: Counter? = Counter()

@@ -25,7 +25,7 @@ struct GraphLinksTests {
     let token = observe { seen.append(sum.value) }
     for value in 2...20 { inputs.a = value }
     #expect(seen.values == [11] + (2...20).map { $0 + 10 })
-    #expect(sum.inputObserverInstallCount == 1)
+    #expect(sum.inputRelinkCount == 1)
     #expect(isLinked(sum.node, to: a) && isLinked(sum.node, to: b))
     #expect(a.node.readers.count == 1 && b.node.readers.count == 1)
     #expect(sum.node.readers.count == 1)

@@ -9,8 +9,11 @@ struct ObservedMaskTests {
     Mirror(reflecting: object).children.compactMap { $0.value as? TrackingRegistrar }.first!.storage
   }
 
-  /// The observers installed on `object`, finished ones not yet swept included.
-  static func entryCount(of object: AnyObject) -> Int { storage(object).entryCount }
+  /// What watches `object`: the one-shot observers installed on it (finished ones not
+  /// yet swept included) and the nodes of the reactive graph whose latest run read it.
+  static func entryCount(of object: AnyObject) -> Int {
+    storage(object).entryCount + storage(object).nodeReaders().count
+  }
 
   @Test func onlyWatchedPropertiesAreMarkedAndFiringClearsThem() {
     let counter = Counter()

@@ -1,0 +1,106 @@
+/// The push half of push-then-pull (see ``ReactiveNode``): a change marks what depends
+/// on it, once per node, under the graph lock. Computations are marked in place; what
+/// must be called (a reaction to tell, a value that nobody observes any more) goes into
+/// the walk's ``GraphWork``.
+extension Graph {
+  /// The number of the deallocation under way, for ``GraphNode/toldDeallocation``.
+  /// Under the graph lock.
+  nonisolated(unsafe) private static var deallocations: UInt = 0
+
+  /// A new deallocation's number (under the graph lock).
+  static func nextDeallocation() -> UInt {
+    deallocations &+= 1
+    return deallocations
+  }
+
+  /// A write of the property of `source`, in its did-set: moves the source's version and
+  /// reaches its subscribers, in the order they first read it. A computation is made
+  /// dirty in place (``markStale(_:dirty:thread:work:)``, which passes the change on);
+  /// a reaction, or a computation that records the causes of its runs, is told of the
+  /// write with its description once the locks are left. Subscribers that hear no
+  /// did-sets (a reaction to deallocations only) are passed over.
+  @inline(__always)
+  static func propagateWrite(from source: GraphRef, thread: UInt, work: inout GraphWork) {
+    source.pointee.version &+= 1
+    var link = source.pointee.subs
+    while let current = link {
+      link = current.pointee.nextSub
+      let sub = current.pointee.sub
+      guard sub.pointee.hearsDidSet, !sub.pointee.cancelled else { continue }
+      work.order = current.pointee.order
+      if sub.pointee.isToldOfSources {
+        work.tellOfWrite(sub)
+      } else {
+        markStale(sub, dirty: true, thread: thread, work: &work)
+      }
+    }
+  }
+
+  /// The subscribers of `source` that hear will-sets, to tell of a will-set of its
+  /// property once the locks are left.
+  static func collectWillSetHearers(of source: GraphRef, work: inout GraphWork) {
+    guard source.pointee.willSetSubscribers != 0 else { return }
+    var link = source.pointee.subs
+    while let current = link {
+      link = current.pointee.nextSub
+      let sub = current.pointee.sub
+      guard sub.pointee.hearsWillSet && !sub.pointee.cancelled else { continue }
+      work.order = current.pointee.order
+      work.tellOfWrite(sub)
+    }
+  }
+
+  /// Marks `node` stale (dirty, or pending) under the graph lock and, if it was
+  /// current, passes the change on (see ``Computation/becomeStale(dirty:deferred:)``).
+  /// A node that is cancelled, or running on this thread (its own write), hears
+  /// nothing. Also how a write marks the derived values that read the property
+  /// (``propagateWrite(from:thread:work:)``).
+  @inline(__always)
+  static func markStale(_ node: GraphRef, dirty: Bool, thread: UInt, work: inout GraphWork) {
+    guard !node.pointee.cancelled && node.pointee.runningThread != thread else { return }
+    node.pointee.staleMarks &+= 1
+    if dirty { node.pointee.appleInFlight = node.pointee.appleInFlight && work.deferred }
+    let wasStale = node.pointee.isStale
+    if dirty { node.pointee.dirty = true } else { node.pointee.pending = true }
+    if !wasStale { propagate(from: node, thread: thread, work: &work) }
+  }
+
+  /// Passes a change on from `root`, a computation that just became stale, to
+  /// everything downstream: depth-first, with a stack of its own (graphs can be
+  /// thousands of computations deep), each computation once. The computations reached
+  /// that were current become pending; the reactions reached are told once the lock is
+  /// left, and so are computations that nobody observes any more (they retire) and
+  /// those that announce their changes.
+  private static func propagate(from root: GraphRef, thread: UInt, work: inout GraphWork) {
+    var stack = SmallList<GraphRef>()
+    var next: GraphRef? = root
+    while let node = next {
+      if node.pointee.subs == nil {
+        // Nobody subscribes to it any more: it retires, unless a one-shot tracking
+        // observes it (only one that announces can have one).
+        work.unobserved(node)
+      } else if node.pointee.announces {
+        work.announce(node)
+      }
+      var link = node.pointee.subs
+      while let current = link {
+        link = current.pointee.nextSub
+        let sub = current.pointee.sub
+        guard sub.pointee.isComputation else {
+          work.tell(sub, of: node)
+          continue
+        }
+        // The own-writes rule, and a computation that is gone hears nothing.
+        if sub.pointee.cancelled || sub.pointee.runningThread == thread { continue }
+        // A stale one passes nothing on, but counts the news: a pull of it under way on
+        // another thread may have looked at this input before it changed, and must
+        // look again before it clears `pending`.
+        sub.pointee.staleMarks &+= 1
+        if sub.pointee.isStale { continue }
+        sub.pointee.pending = true
+        stack.append(sub)
+      }
+      next = stack.popLast()
+    }
+  }
+}
