@@ -16,21 +16,18 @@ extension RegistrarStorage {
   func willSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observesWillSet(id) else { return }
-    var nodes = GraphWork()
-    var due = collectDue(
-      id,
-      { observer, due, scanned in
-        switch observer.kind {
-        case .willSetOnce:
-          due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
-          return .remove
-        case .willSetThenDidSet:
-          due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
-          return .keep
-        case .didSetOnce, .deinitOnly:
-          return .keep
-        }
-      }, endScan: { willSetHearers(id, $0, into: &nodes) })
+    var (due, nodes) = collectDue(id, isDidSet: false) { observer, due, scanned in
+      switch observer.kind {
+      case .willSetOnce:
+        due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
+        return .remove
+      case .willSetThenDidSet:
+        due.append(observer, scanned: scanned, needs: observer.willSetNeeds)
+        return .keep
+      case .didSetOnce, .deinitOnly:
+        return .keep
+      }
+    }
     guard !due.isEmpty || !nodes.isEmpty else { return }
     // The change is described only as far as the callbacks (or spies) need: an event
     // costs an allocation that the classic `onChange` does not need.
@@ -66,21 +63,18 @@ extension RegistrarStorage {
   func didSet(_ id: Int, subject: AnyObject, site: () -> ChangeSite) {
     bumpChangeEpoch()
     guard observes(id) else { return }
-    var nodes = GraphWork()
-    let due = collectDue(
-      id,
-      { observer, due, scanned in
-        switch observer.kind {
-        case .willSetOnce, .deinitOnly:
-          return .keep
-        case .didSetOnce, .willSetThenDidSet:
-          // Ends here: only the registrar that makes it due delivers its did-set.
-          if observer.becomeDue() {
-            due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
-          }
-          return .remove
+    let (due, nodes) = collectDue(id, isDidSet: true) { observer, due, scanned in
+      switch observer.kind {
+      case .willSetOnce, .deinitOnly:
+        return .keep
+      case .didSetOnce, .willSetThenDidSet:
+        // Ends here: only the registrar that makes it due delivers its did-set.
+        if observer.becomeDue() {
+          due.append(observer, scanned: scanned, needs: observer.didSetNeeds)
         }
-      }, endScan: { markSources(id, $0, work: &nodes) })
+        return .remove
+      }
+    }
     guard !due.isEmpty || !nodes.isEmpty else { return }
     let change = ChangeDescription.make(
       Spies.isActive ? .source : max(due.needs, nodes.needs), subject: subject, isDidSet: true, site: site)
@@ -93,24 +87,25 @@ extension RegistrarStorage {
   /// The one pass both halves of a write make: under the lock, `decide` sees each
   /// pending observer that watches `id`, adds it to the due observers if it must be
   /// told (`scanned`, the number of entries, sizes that list), and says whether it
-  /// stays installed; `endScan` runs when the scan is over, still under the lock, with
-  /// the storage's state (the sources' part of the write). Finished entries are swept on
-  /// the way and the masks published; the hooks' transitions this causes (see
-  /// ``HookTable``) are delivered after the lock.
+  /// stays installed; then the write's part in the graph, still under the lock: the
+  /// property's sources are moved on (``markSources(_:_:work:)``) at a did-set, their
+  /// will-set hearers collected (``willSetHearers(_:_:into:)``) at a will-set. Finished
+  /// entries are swept on the way and the masks published; the hooks' transitions this
+  /// causes (see ``HookTable``) are delivered after the lock.
   @inline(__always)
   private func collectDue(
-    _ id: Int, _ decide: (TrackingObserver, _ due: inout DueObservers, _ scanned: Int) -> Verdict,
-    endScan: (borrowing State) -> Void
-  ) -> DueObservers {
+    _ id: Int, isDidSet: Bool, _ decide: (TrackingObserver, _ due: inout DueObservers, _ scanned: Int) -> Verdict
+  ) -> (DueObservers, GraphWork) {
     var due = DueObservers()
+    var nodes = GraphWork()
     let hooks = withLock { state in
       let scanned = state.observers.count
       publish(state.observers.compact(changing: id) { decide($0, &due, scanned) }, state)
-      endScan(state)
+      if isDidSet { markSources(id, state, work: &nodes) } else { willSetHearers(id, state, into: &nodes) }
       return HookTable.settle(state)
     }
     hooks?.deliver()
-    return due
+    return (due, nodes)
   }
 
   /// Whether one-shot observers watch property `id` (a derived value's registrar: the
