@@ -291,6 +291,19 @@ static inline void tracking_lock_lock(tracking_lock *_Nonnull l) {
   pthread_mutex_lock(&l->impl);
 #endif
 }
+/// Takes the lock if it is free, without waiting; returns whether it did.
+static inline bool tracking_lock_trylock(tracking_lock *_Nonnull l) {
+#if defined(__APPLE__)
+  return os_unfair_lock_trylock(&l->impl);
+#elif defined(_WIN32)
+  return TryAcquireSRWLockExclusive(&l->impl) != 0;
+#elif defined(__linux__)
+  int expected = 0;
+  return atomic_compare_exchange_strong_explicit(&l->state, &expected, 1, memory_order_acquire, memory_order_relaxed);
+#else
+  return pthread_mutex_trylock(&l->impl) == 0;
+#endif
+}
 static inline void tracking_lock_unlock(tracking_lock *_Nonnull l) {
 #if defined(__APPLE__)
   os_unfair_lock_unlock(&l->impl);

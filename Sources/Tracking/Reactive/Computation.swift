@@ -38,7 +38,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   let registrar = TrackingRegistrar()
   /// Held while recomputing (see "One update at a time").
   /// In memory of its own, so that taking it retains nothing.
-  private let updateLock: UnsafeMutablePointer<tracking_lock>
+  fileprivate let updateLock: UnsafeMutablePointer<tracking_lock>
 
   init(site: SourceSite? = nil) {
     updateLock = .allocate(capacity: 1)
@@ -200,8 +200,12 @@ package class Computation: ReactiveNode, @unchecked Sendable {
           node.pointee.runningThread != thread,
           "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
         let computation = node.pointee.owner
+        let claimed = claimUpdate(of: node, thread: thread)
         Graph.leave()
-        computation._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Computation.self).update() }
+        computation._withUnsafeGuaranteedRef {
+          let computation = unsafeDowncast($0, to: Computation.self)
+          if claimed { computation.recomputeClaimed(thread: thread) } else { computation.update() }
+        }
         Graph.enter()
       case .current: break
       }
@@ -266,6 +270,39 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       node.pointee.pending = false
       return .current
     }
+  }
+
+  /// Claims the update of `node`, which the pull found in need of one, in the pull's
+  /// critical section: when no thread computes it, takes its update lock without
+  /// waiting and marks the recomputation as under way on `thread`, as ``update()``
+  /// would in a critical section of its own. (The update lock is free then, unless a
+  /// thread that found the value computed elsewhere holds it a moment to look again:
+  /// then this returns `false`, and the caller updates the slow way.)
+  @inline(__always)
+  private static func claimUpdate(of node: GraphRef, thread: UInt) -> Bool {
+    guard node.pointee.runningThread == 0, node.pointee.needsUpdate,
+      tracking_lock_trylock(node.pointee.computation.updateLock)
+    else { return false }
+    node.pointee.dirty = false
+    node.pointee.pending = false
+    node.pointee.runningThread = thread
+    return true
+  }
+
+  /// Recomputes a value whose update this thread claimed (``claimUpdate(of:thread:)``),
+  /// inside a batch, as ``update()`` does, and releases the update lock.
+  private func recomputeClaimed(thread: UInt) {
+    if NotificationBatch.isOpen {
+      recomputeClaimedInBatch(thread: thread)
+    } else {
+      NotificationBatch.run { recomputeClaimedInBatch(thread: thread) }
+    }
+  }
+
+  private func recomputeClaimedInBatch(thread: UInt) {
+    defer { tracking_lock_unlock(updateLock) }
+    if introspects { state.withLock { $0.causes.beginRun() } }
+    recompute(thread: thread)
   }
 
   /// Recomputes under the update lock, unless another thread made the value current

@@ -160,9 +160,25 @@ extension Graph {
   }
 
   /// Ends `sub`'s run: drops the links the run did not read (all of them if it read
-  /// no computation, or if the node was cancelled meanwhile). Returns whether the node
-  /// has links left.
+  /// nothing, or if the node was cancelled meanwhile). Returns whether the node has
+  /// links left. Inlined for the common end, a run that read what the previous one
+  /// read, up to its last link.
+  @inline(__always)
   static func endRun(of sub: GraphRef, work: inout GraphWork) -> Bool {
+    if sub.pointee.running, let tail = sub.pointee.depsTail, tail.pointee.nextDep == nil,
+      !sub.pointee.cancelled, sub.pointee.readIndex == nil, !sub.pointee.relinked
+    {
+      sub.pointee.running = false
+      sub.pointee.depsTail = nil
+      sub.pointee.epoch &+= 1
+      return true
+    }
+    return endRunDroppingLinks(of: sub, work: &work)
+  }
+
+  /// ``endRun(of:work:)`` for the other ends.
+  @inline(never)
+  private static func endRunDroppingLinks(of sub: GraphRef, work: inout GraphWork) -> Bool {
     let ran = sub.pointee.running
     sub.pointee.running = false
     if _slowPath(sub.pointee.readIndex != nil) { freeReadIndex(of: sub) }

@@ -5,6 +5,7 @@
 #ifndef TRACKING_STUB_OS_LOCK_H
 #define TRACKING_STUB_OS_LOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /// os: os_unfair_lock_s / os_unfair_lock (macOS 10.12, iOS 10, tvOS 10, watchOS 3).
@@ -20,5 +21,8 @@ void os_unfair_lock_lock(os_unfair_lock_t lock);
 
 /// os: os_unfair_lock_unlock(_:).
 void os_unfair_lock_unlock(os_unfair_lock_t lock);
+
+/// os: os_unfair_lock_trylock(_:).
+bool os_unfair_lock_trylock(os_unfair_lock_t lock);
 
 #endif

@@ -2,7 +2,7 @@
 // _WIN32 branch with clang on Linux (Scripts/check-apple-platforms.sh). Only what the
 // C layer uses, as the SDK declares it (Microsoft's pages for synchapi.h and
 // processthreadsapi.h: InitializeSRWLock, AcquireSRWLockExclusive,
-// ReleaseSRWLockExclusive, GetCurrentThreadId).
+// TryAcquireSRWLockExclusive, ReleaseSRWLockExclusive, GetCurrentThreadId).
 #ifndef TRACKING_STUB_WINDOWS_H
 #define TRACKING_STUB_WINDOWS_H
 
@@ -12,6 +12,7 @@
 typedef void VOID;
 typedef void *PVOID;
 typedef unsigned long DWORD;
+typedef unsigned char BOOLEAN;
 
 /// synchapi.h: SRWLOCK, a slim reader/writer lock (one pointer).
 typedef struct _RTL_SRWLOCK {
@@ -23,6 +24,8 @@ typedef RTL_SRWLOCK SRWLOCK, *PSRWLOCK;
 VOID WINAPI InitializeSRWLock(PSRWLOCK SRWLock);
 /// synchapi.h: AcquireSRWLockExclusive.
 VOID WINAPI AcquireSRWLockExclusive(PSRWLOCK SRWLock);
+/// synchapi.h: TryAcquireSRWLockExclusive.
+BOOLEAN WINAPI TryAcquireSRWLockExclusive(PSRWLOCK SRWLock);
 /// synchapi.h: ReleaseSRWLockExclusive.
 VOID WINAPI ReleaseSRWLockExclusive(PSRWLOCK SRWLock);
 /// processthreadsapi.h: GetCurrentThreadId.
