@@ -406,6 +406,38 @@ extension Operation {
         },
       ]))
 
+  /// What a continuous observation of an object costs in memory, per object: the
+  /// object, the observation (its token, node and closure) and what links them (ours:
+  /// the links to the properties' sources; Apple: the pending tracking a re-arming
+  /// observation holds between runs; OpenCombine: a kept `objectWillChange` sink).
+  static let observedBytes = Operation(
+    "memory.observed", "heap bytes per object with 4 properties, 2 of them read by an observation of its own (object + observation)",
+    iterations: 10_000, quick: 100,
+    .value(
+      unit: "B",
+      [
+        .plain: { n in heapGrowth(n) { opaque(Plain4()) } },
+        .apple: { n in
+          heapGrowth(n) { () -> Apple4 in
+            let m = opaque(Apple4())
+            withObservationTracking { consume(m.p0 &+ m.p1) } onChange: { fire() }
+            return m
+          }
+        },
+        .ours: { n in
+          heapGrowth(n) { () -> (Ours4, TrackingToken) in
+            nonisolated(unsafe) let m = opaque(Ours4())
+            return (m, observe { consume(m.p0 &+ m.p1) })
+          }
+        },
+        .combine: { n in
+          heapGrowth(n) { () -> (Combine4, AnyCancellable) in
+            let m = opaque(Combine4())
+            return (m, m.objectWillChange.sink { fire() })
+          }
+        },
+      ]))
+
   static let pendingScopesTime = Operation(
     "pending-scopes.install", "install one more scope on a property that already has up to 10^5 pending",
     iterations: 100_000, quick: 1_000,
@@ -456,7 +488,7 @@ extension Operation {
       cycle1, cycle4,
     ] + relayed + [viewRead, viewFirstRead, viewCycle]
     + [
-      bytesPerObject, bytesPerObjectUsed, pendingScopesBytes, pendingScopesTime,
+      bytesPerObject, bytesPerObjectUsed, observedBytes, pendingScopesBytes, pendingScopesTime,
       graphFrame, graphEvaluations,
     ] + derivedGraphs + continuous + structState + collections
 }

@@ -173,7 +173,7 @@ public final class Derived<Value>: Trackable {
   /// included (the others read the same inputs, in the same order, and kept their
   /// links as they were). For tests.
   @_spi(Testing)
-  public var inputRelinkCount: Int { Graph.withLock { node.graph.pointee.relinks } }
+  public var inputRelinkCount: Int { Graph.withLock { Int(node.graph.pointee.relinks) } }
 
   /// Whether the next read of ``value`` returns the cached value without computing.
   @_spi(Testing)

@@ -171,7 +171,7 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     let node = graph
     let announces = changed && hadCache && node.pointee.announces
     let replacedValueLeft = changed && !announces && store(in: node)
-    node.pointee.recomputeCount += 1
+    node.pointee.recomputeCount &+= 1
     // The run ends in this critical section, with its links, unless the value announces
     // its change first (the run is still under way for the observers it tells).
     var work = GraphWork()

@@ -97,7 +97,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   final var isStopped: Bool { Graph.withLock { graph.pointee.stopped } }
 
   /// How many times the value was computed.
-  final var recomputeCount: Int { Graph.withLock { graph.pointee.recomputeCount } }
+  final var recomputeCount: Int { Graph.withLock { Int(graph.pointee.recomputeCount) } }
 
   /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
   /// next read recomputes (and observes them again).

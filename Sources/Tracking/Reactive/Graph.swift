@@ -97,6 +97,10 @@ struct GraphLink {
 /// ``NodeState``). The memory belongs to the node's owner, which frees it in its deinit;
 /// that only runs once no link names it (a link holds its two owners).
 struct GraphNode {
+  // The fields are declared by size, words first, then 4-byte counts, then flags: in
+  // that order the node takes 120 bytes (a 128-byte heap block), where grouped by role
+  // it took 160 (176). Every source, computation and reaction has one.
+
   enum Kind: UInt8 {
     case source, computation, reaction
   }
@@ -104,10 +108,62 @@ struct GraphNode {
   /// The object this memory belongs to, unretained: a ``ReactiveNode``, or the
   /// ``PropertySource`` of a source.
   let owner: Unmanaged<AnyObject>
+  /// Grows by one each time the value changes (a source: each did-set).
+  var version: UInt64 = 0
+  /// The thread recomputing it, or 0: one update at a time, and the own-writes rule.
+  var runningThread: UInt = 0
+  /// A source's: the registrar storage of its object, by address, while the object
+  /// lives: how a run's read finds its link to the source without looking the source
+  /// up. Set to `nil` when the object is deallocated, before its address can be
+  /// reused (see ``PropertySource``).
+  var sourceStorage: UnsafeMutableRawPointer?
+
+  // Links.
+
+  /// The nodes the latest run read (sources and computations), in order.
+  var deps: LinkRef?
+  /// During a run that has read a node: the link of its latest read (the run's
+  /// cursor), `nil` before the first. The links after it are the previous run's that
+  /// this run has not read (yet).
+  var depsTail: LinkRef?
+  /// The nodes whose latest run read this one.
+  var subs: LinkRef?
+  var subsTail: LinkRef?
+  /// During a run that has read many nodes: those it read, so that a read the cursor
+  /// did not expect finds whether the run made it already without scanning the run's
+  /// links (see ``Graph/recordRead(_:by:version:first:work:)``). Freed when the run
+  /// ends.
+  var readIndex: UnsafeMutablePointer<ReadIndex>?
+
+  // Counts.
+
+  /// A source's property number (``PropertySource/everyProperty`` for a whole-object
+  /// read). Fixed when the source is made: read under the storage's lock too.
+  let sourceID: Int32
+  /// A source's subscribers that hear will-sets.
+  var willSetSubscribers: UInt32 = 0
+  /// Counts the times it was told that an input may have changed, the ones that found
+  /// it stale already included: a pull that found every input unchanged makes it
+  /// current only if no such news came while it looked.
+  var staleMarks: UInt32 = 0
+  /// Moves each time a run relinks or drops its dependencies (see ``Graph``, "Edges").
+  var epoch: UInt32 = 0
+  /// The pulls standing on this node or waiting for it, which reached it through a
+  /// link (see ``pin()``).
+  var pins: UInt32 = 0
+  /// The references of links dropped while the node was pinned, released when the
+  /// last pin goes (see ``unpin()``).
+  var heldReleases: UInt32 = 0
+  /// How many times a computation was computed (diagnostics; wraps).
+  var recomputeCount: UInt32 = 0
+  /// How many runs linked to other inputs than the previous run's (the first run
+  /// included); the others kept their links as they were (diagnostics; wraps).
+  var relinks: UInt32 = 0
+
+  // Flags. As a subscriber (a computation's or a reaction's), fixed when the node is
+  // made:
+
   let kind: Kind
-
-  // As a subscriber (a computation's or a reaction's), fixed when the node is made.
-
   /// A source's will-set reaches it (a reaction that asked for will-sets, or a node that
   /// records the causes of its runs).
   let hearsWillSet: Bool
@@ -119,22 +175,7 @@ struct GraphNode {
   /// How much of a source's change the node keeps (see ``ReactiveNode/changeNeeds``).
   let changeNeeds: TrackingObserver.Handler.Needs
 
-  // A source's (see ``PropertySource``).
-
-  /// The registrar storage of the source's object, by address, while the object lives:
-  /// how a run's read finds its link to the source without looking the source up. Set
-  /// to `nil` when the object is deallocated, before its address can be reused.
-  var sourceStorage: UnsafeMutableRawPointer?
-  /// The property's number (``PropertySource/everyProperty`` for a whole-object read).
-  /// Fixed when the source is made: read under the storage's lock too.
-  let sourceID: Int
-  /// The subscribers that hear will-sets.
-  var willSetSubscribers: UInt32 = 0
-
-  var isComputation: Bool { kind == .computation }
-  var isSource: Bool { kind == .source }
-
-  // A computation's value.
+  // A computation's value:
 
   /// An input surely changed: recompute at the next pull.
   var dirty = false
@@ -153,51 +194,17 @@ struct GraphNode {
   var announces = false
   /// Its observed/unobserved hooks count its subscribers.
   var hooked = false
-  /// Counts the times it was told that an input may have changed, the ones that found
-  /// it stale already included: a pull that found every input unchanged makes it
-  /// current only if no such news came while it looked.
-  var staleMarks: UInt32 = 0
-  /// Moves each time a run relinks or drops its dependencies (see ``Graph``, "Edges").
-  var epoch: UInt32 = 0
-  /// The pulls standing on this node or waiting for it, which reached it through a
-  /// link (see ``pin()``).
-  var pins: UInt32 = 0
-  /// The references of links dropped while the node was pinned, released when the
-  /// last pin goes (see ``unpin()``).
-  var heldReleases: UInt32 = 0
-  /// Grows by one each time the value changes (a source: each did-set).
-  var version: UInt64 = 0
-  /// The thread recomputing it, or 0: one update at a time, and the own-writes rule.
-  var runningThread: UInt = 0
-  var recomputeCount = 0
-  /// How many runs linked to other inputs than the previous run's (the first run
-  /// included); the others kept their links as they were.
-  var relinks = 0
-  /// The run under way made, moved or dropped a link.
-  var relinked = false
-  /// The deallocation of an object whose sources the node read was last told to it,
-  /// by that deallocation's number: told once per object (see ``PropertySource``).
-  var toldDeallocation: UInt = 0
 
-  // Links.
+  // A run's:
 
-  /// The nodes the latest run read (sources and computations), in order.
-  var deps: LinkRef?
-  /// During a run that has read a node: the link of its latest read (the run's
-  /// cursor), `nil` before the first. The links after it are the previous run's that
-  /// this run has not read (yet).
-  var depsTail: LinkRef?
   /// A run of this node is reading through the cursor: its links are the run's to
   /// change until it ends (a cancellation or a retirement leaves them to it).
   var running = false
-  /// During a run that has read many nodes: those it read, so that a read the cursor
-  /// did not expect finds whether the run made it already without scanning the run's
-  /// links (see ``Graph/recordRead(_:by:version:first:work:)``). Freed when the run
-  /// ends.
-  var readIndex: UnsafeMutablePointer<ReadIndex>?
-  /// The nodes whose latest run read this one.
-  var subs: LinkRef?
-  var subsTail: LinkRef?
+  /// The run under way made, moved or dropped a link.
+  var relinked = false
+
+  var isComputation: Bool { kind == .computation }
+  var isSource: Bool { kind == .source }
 
   /// A computation's or a reaction's.
   init(node: ReactiveNode, kind: Kind) {
@@ -219,7 +226,7 @@ struct GraphNode {
     isToldOfSources = false
     changeNeeds = .nothing
     sourceStorage = storage
-    sourceID = id
+    sourceID = Int32(truncatingIfNeeded: id)
     hasCache = true
   }
 
@@ -254,7 +261,7 @@ struct GraphNode {
   /// `storage` (and the object lives).
   @inline(__always)
   func isSource(of storage: UnsafeMutableRawPointer, _ id: Int) -> Bool {
-    sourceStorage == storage && sourceID == id && kind == .source
+    sourceStorage == storage && sourceID == Int32(truncatingIfNeeded: id) && kind == .source
   }
 
   // Pins: a pull keeps the nodes it walks into alive without a Swift reference each.

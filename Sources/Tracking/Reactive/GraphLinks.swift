@@ -210,7 +210,7 @@ extension Graph {
   private static func countRelink(_ sub: GraphRef) {
     guard _slowPath(sub.pointee.relinked) else { return }
     sub.pointee.relinked = false
-    sub.pointee.relinks += 1
+    sub.pointee.relinks &+= 1
   }
 
   /// Drops every link of `sub` (it is cancelled, or retires), unless a run of it is
@@ -330,7 +330,7 @@ extension Graph {
         let source = unsafeDowncast(dep.pointee.owner.takeUnretainedValue(), to: PropertySource.self)
         // By address: the storage may be in its deinit, waiting for the lock to detach.
         let object = dep.pointee.sourceStorage.map { unsafeBitCast($0, to: ObjectIdentifier.self) }
-        let id = dep.pointee.sourceID
+        let id = Int(dep.pointee.sourceID)
         let properties = id == PropertySource.everyProperty ? PropertySet.all : PropertySet(id)
         if let index = reads.firstIndex(where: { $0.object != nil && $0.object == object }) {
           reads[index].properties.formUnion(properties)

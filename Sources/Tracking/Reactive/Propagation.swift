@@ -3,16 +3,6 @@
 /// must be called (a reaction to tell, a value that nobody observes any more) goes into
 /// the walk's ``GraphWork``.
 extension Graph {
-  /// The number of the deallocation under way, for ``GraphNode/toldDeallocation``.
-  /// Under the graph lock.
-  nonisolated(unsafe) private static var deallocations: UInt = 0
-
-  /// A new deallocation's number (under the graph lock).
-  static func nextDeallocation() -> UInt {
-    deallocations &+= 1
-    return deallocations
-  }
-
   /// A write of the property of `source`, in its did-set: moves the source's version and
   /// reaches its subscribers, in the order they first read it. A computation is made
   /// dirty in place (``markStale(_:dirty:thread:work:)``, which passes the change on);

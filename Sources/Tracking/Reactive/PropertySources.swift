@@ -50,7 +50,7 @@ final class PropertySource {
   }
 
   /// The property's number.
-  var id: Int { graph.pointee.sourceID }
+  var id: Int { Int(graph.pointee.sourceID) }
 }
 
 /// The sources of one object's properties (see ``PropertySource``), in its storage's
@@ -60,28 +60,27 @@ final class PropertySource {
 struct SourceTable {
   typealias Ref = UnsafeMutablePointer<SourceTable>
 
-  /// The graph nodes of the property sources, in the order they were made.
-  private var nodes: UnsafeMutablePointer<GraphRef>
-  private var count = 0
-  private var capacity: Int
-  /// The position of each source in `nodes`, past ``indexThreshold`` sources.
-  private var index: [Int: Int]?
+  /// The graph nodes of the first two property sources: most objects have no more
+  /// (a row read for its title and its state).
+  private var first: GraphRef?
+  private var second: GraphRef?
+  /// The nodes of the sources after the first two, in memory of the table's own;
+  /// `nil` until there is a third.
+  private var more: UnsafeMutablePointer<GraphRef>?
+  private var moreCount = 0
+  private var moreCapacity = 0
+  /// Every property source's node by number, past ``indexThreshold`` sources.
+  private var index: [Int: GraphRef]?
   /// The whole-object read's source.
   private(set) var every: GraphRef?
   /// The properties that have a source: part of the storage's observed mask, so that a
   /// write of them reaches the did-set (see ``RegistrarStorage/publish(_:_:)``). Sources
   /// stay until the object goes, so this only grows.
   private(set) var masks = RegistrarStorage.Masks()
-  /// The sources themselves: the table's references to them.
-  private var sources: [PropertySource] = []
+  // The table holds a reference to each source, its node's owner (released in `free`).
 
   /// Past this many sources, they are found through a dictionary.
   private static let indexThreshold = 8
-
-  private init() {
-    capacity = 4
-    nodes = .allocate(capacity: capacity)
-  }
 
   /// A new, empty table.
   static func make() -> Ref {
@@ -92,7 +91,8 @@ struct SourceTable {
 
   /// Frees `table`, releasing its sources (a source lives on while a link names it).
   static func free(_ table: Ref) {
-    table.pointee.nodes.deallocate()
+    table.pointee.forEach { $0.pointee.owner.release() }
+    table.pointee.more?.deallocate()
     table.deinitialize(count: 1)
     table.deallocate()
   }
@@ -101,8 +101,12 @@ struct SourceTable {
   @inline(__always)
   func source(_ id: Int) -> GraphRef? {
     if id == PropertySource.everyProperty { return every }
-    if let index { return index[id].map { nodes[$0] } }
-    for position in 0..<count where nodes[position].pointee.sourceID == id { return nodes[position] }
+    let number = Int32(truncatingIfNeeded: id)
+    if let first, first.pointee.sourceID == number { return first }
+    if let second, second.pointee.sourceID == number { return second }
+    guard let more else { return nil }
+    if let index { return index[id] }
+    for position in 0..<moreCount where more[position].pointee.sourceID == number { return more[position] }
     return nil
   }
 
@@ -111,30 +115,39 @@ struct SourceTable {
   mutating func source(_ id: Int, of storage: RegistrarStorage, type: any Trackable.Type) -> (GraphRef, isNew: Bool) {
     if let source = source(id) { return (source, false) }
     let source = PropertySource(storage: storage, id: id, type: type)
-    sources.append(source)
+    _ = Unmanaged.passRetained(source)
+    let node = source.graph
     if id == PropertySource.everyProperty {
-      every = source.graph
+      every = node
       masks.observed = -1
-      return (source.graph, true)
+      return (node, true)
     }
-    if count == capacity {
-      let grown = UnsafeMutablePointer<GraphRef>.allocate(capacity: 2 * capacity)
-      grown.moveInitialize(from: nodes, count: count)
-      nodes.deallocate()
-      nodes = grown
-      capacity *= 2
+    masks.observed |= RegistrarStorage.maskBit(id)
+    if first == nil {
+      first = node
+    } else if second == nil {
+      second = node
+    } else {
+      if moreCount == moreCapacity {
+        let grown = UnsafeMutablePointer<GraphRef>.allocate(capacity: Swift.max(4, 2 * moreCapacity))
+        if let more {
+          grown.moveInitialize(from: more, count: moreCount)
+          more.deallocate()
+        }
+        more = grown
+        moreCapacity = Swift.max(4, 2 * moreCapacity)
+      }
+      more.unsafelyUnwrapped[moreCount] = node
+      moreCount += 1
     }
-    nodes[count] = source.graph
     if index != nil {
-      index![id] = count
-    } else if count + 1 > Self.indexThreshold {
-      var built: [Int: Int] = [:]
-      for position in 0...count { built[nodes[position].pointee.sourceID] = position }
+      index![id] = node
+    } else if 2 + moreCount > Self.indexThreshold {
+      var built: [Int: GraphRef] = [:]
+      forEach { if $0 != every { built[Int($0.pointee.sourceID)] = $0 } }
       index = built
     }
-    count += 1
-    masks.observed |= RegistrarStorage.maskBit(id)
-    return (source.graph, true)
+    return (node, true)
   }
 
   /// Notes that a node that hears will-sets subscribes to property `id`: its will-set
@@ -145,7 +158,9 @@ struct SourceTable {
 
   /// Calls `body` with each source's graph node, the whole-object one last.
   func forEach(_ body: (GraphRef) -> Void) {
-    for position in 0..<count { body(nodes[position]) }
+    if let first { body(first) }
+    if let second { body(second) }
+    if let more { for position in 0..<moreCount { body(more[position]) } }
     if let every { body(every) }
   }
 }
@@ -254,8 +269,8 @@ extension RegistrarStorage {
   /// From the storage's deinit: nothing else can reach the storage.
   func detachSources(_ table: SourceTable.Ref) {
     var told: [ReactiveNode] = []
+    var seen = Set<UnsafeMutableRawPointer>()
     Graph.enter()
-    let deallocation = Graph.nextDeallocation()
     table.pointee.forEach { source in
       source.pointee.sourceStorage = nil
       source.pointee.propertySource.hooks = nil
@@ -263,8 +278,7 @@ extension RegistrarStorage {
       while let current = link {
         link = current.pointee.nextSub
         let sub = current.pointee.sub
-        guard sub.pointee.kind == .reaction, sub.pointee.toldDeallocation != deallocation else { continue }
-        sub.pointee.toldDeallocation = deallocation
+        guard sub.pointee.kind == .reaction, seen.insert(UnsafeMutableRawPointer(sub)).inserted else { continue }
         told.append(sub.pointee.node)
       }
     }
@@ -318,7 +332,7 @@ extension RegistrarStorage {
       guard let table = state.extras?.sources else { return }
       Graph.enter()
       table.pointee.forEach { source in
-        let id = source.pointee.sourceID
+        let id = Int(source.pointee.sourceID)
         let properties = id == PropertySource.everyProperty ? PropertySet.all : PropertySet(id)
         var link = source.pointee.subs
         while let current = link {
