@@ -5,7 +5,7 @@ import CTrackingSupport
 /// propagates from.
 ///
 /// **Made on demand.** An object's registrar storage makes the source of a property the
-/// first time a node's run reads it (``RegistrarStorage/linkSource(_:by:work:)``), and
+/// first time a node's run reads it (``RegistrarStorage/linkSource(_:type:by:first:)``), and
 /// keeps it in its ``SourceTable`` for as long as the object lives; one-shot trackings
 /// do not use sources (they install observers, see ``RegistrarStorage``). A whole-object
 /// read has one source of its own (``everyProperty``), which every write reaches.
@@ -235,8 +235,8 @@ extension RegistrarStorage {
 
   /// A write's part in the graph, under the storage's lock (with `state` its state):
   /// moves the version of property `id`'s source and of the whole-object source, and
-  /// marks their subscribers (``Graph/propagateWrite(from:thread:work:)``). Returns
-  /// whether anything was reached.
+  /// marks their subscribers (``Graph/propagateWrite(from:thread:work:)``); what must
+  /// be called once the locks are left goes into `work`.
   @inline(__always)
   func markSources(_ id: Int, _ state: borrowing State, work: inout GraphWork) {
     guard let table = state.extras?.sources else { return }
