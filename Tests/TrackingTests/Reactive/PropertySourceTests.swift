@@ -67,10 +67,12 @@ import Testing
 
   /// A run that reads a property for the first time (making its source) while another
   /// thread writes it never misses the write: either the read sees the new value, or
-  /// the write reaches the new link. Bounded: 500 rounds, a fresh object each.
+  /// the write reaches the new link. Bounded: 500 rounds, a fresh object each. (A
+  /// `LockedCell`: a tracked property's storage is no more thread-safe than a plain
+  /// property's.)
   @Test func aFirstReadRacingAWriteLosesNothing() {
     final class Round: @unchecked Sendable {
-      let counter = Counter()
+      let cell = LockedCell()
       let seen = Locked(-1)
       var token: TrackingToken?  // written by one side, read once both have ended
     }
@@ -78,10 +80,10 @@ import Testing
       let round = Round()
       DispatchQueue.concurrentPerform(iterations: 2) { side in
         if side == 0 {
-          round.counter.count = 1
+          round.cell.value = 1
         } else {
           round.token = observe { [round] in
-            let value = round.counter.count
+            let value = round.cell.value
             round.seen.withLock { $0 = value }
           }
         }
