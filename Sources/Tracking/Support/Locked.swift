@@ -13,8 +13,11 @@ import CTrackingSupport
 package struct Locked<Value>: @unchecked Sendable {
   @usableFromInline let buffer: LockedBuffer<Value>
 
-  /// Creates a lock guarding `value`.
-  package init(_ value: Value) {
+  /// Creates a lock guarding `value`, which is made in the buffer's memory: taken as a
+  /// value, a node's state was copied into the buffer (an outlined copy of every field)
+  /// and the original destroyed, some 290 instructions per observation or derived value
+  /// made.
+  package init(_ value: @autoclosure () -> Value) {
     buffer = LockedBuffer.make(value)
   }
 
@@ -27,8 +30,8 @@ package struct Locked<Value>: @unchecked Sendable {
 
 @usableFromInline
 final class LockedBuffer<Value>: ManagedBuffer<Value, tracking_lock> {
-  static func make(_ value: Value) -> LockedBuffer<Value> {
-    let buffer = LockedBuffer.create(minimumCapacity: 1) { _ in value }
+  static func make(_ value: () -> Value) -> LockedBuffer<Value> {
+    let buffer = LockedBuffer.create(minimumCapacity: 1) { _ in value() }
     let locked = unsafeDowncast(buffer, to: LockedBuffer<Value>.self)
     locked.withUnsafeMutablePointerToElements { lock in
       lock.initialize(to: tracking_lock())
