@@ -12,16 +12,31 @@ import CTrackingSupport
 ///
 /// The node is owned by its ``Derived`` (which cancels it when released) and by the
 /// links that name it (its readers' and its own, to its inputs, while it observes
-/// them); it refers to the `Derived` only weakly, to name it in the events of its
-/// announcements.
+/// them). It knows the `Derived` by its identity, to name it in a change's site, and
+/// refers to it weakly only once the value announces its changes, to hand it to the
+/// one-shot observers told (see ``announcer``).
 final class DerivedComputation: Computation, @unchecked Sendable {
   private let operations: DerivedValueOperations
   /// The cached value's slot (see "Slots").
   private let cache: UnsafeMutableRawPointer
   /// The slot a recomputation computes into (see "Slots").
   private let new: UnsafeMutableRawPointer
-  /// The `Derived` this node computes, for the events of its announcements.
-  weak var owner: AnyObject?
+  /// The `Derived` this node computes, as an identity: what names it in a change's
+  /// site (``changeSite``). Set by ``start(for:)``, before the node is shared.
+  @exclusivity(unchecked) private var ownerID: ObjectIdentifier?
+  /// The same `Derived`, unretained: used only during a read of its value (which
+  /// keeps it alive), to make ``announcer``. Set with `ownerID`.
+  @exclusivity(unchecked) private var readOwner: Unmanaged<AnyObject>?
+  /// The `Derived`, for the events of its announcements: set under the graph lock with
+  /// `announces`, by the first read that makes the value announce (a one-shot
+  /// tracking's, or one Apple may track), and read under it.
+  ///
+  /// **Why only then.** A weak reference gives the object a side table, and from then
+  /// on every retain and release of it takes the runtime's slow path (about 50
+  /// instructions more per retain and 75 per release, callgrind). A `Derived` is retained wherever code reads one out of an
+  /// array or a property, often several times per change; only a value that announces
+  /// needs its object, so only it pays.
+  private weak var announcer: AnyObject?
   /// `Derived<Value>.self`, looked up once: finding the metadata of a generic type
   /// goes through the runtime's cache, some 300 instructions per lookup, which every
   /// tracked read would otherwise pay.
@@ -45,7 +60,8 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   /// Attaches the node to its `Derived`, and to the scope it is made in, if any (see
   /// ``Derived``'s "Lifetime").
   func start(for owner: AnyObject) {
-    self.owner = owner
+    ownerID = ObjectIdentifier(owner)
+    readOwner = Unmanaged.passUnretained(owner)
     if let scope = LifetimeOwner.current as? ScopeOwnership {
       scope.own(Owned(end: { [weak self] in self?.stop() }, hasEnded: { [weak self] in self == nil }))
     }
@@ -121,7 +137,7 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     if let scope, scope != CurrentScope.requiredMarker {
       let list = scope.assumingMemoryBound(to: AccessList.self)
       list.pointee.record(registrar.storage, 0, type: derivedType, computation: self, version: version)
-      Graph.withLock { graph.pointee.announces = true }
+      startAnnouncing()
     } else if scope != nil {
       RequiredTracking.reportUntrackedRead(typeName: String(describing: derivedType), propertyName: "value")
     }
@@ -133,14 +149,27 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   @inline(never)
   private func relayRead() {
     TrackingInterop.relayAccess(registrar.storage, 0)
-    Graph.withLock { graph.pointee.announces = true }
+    startAnnouncing()
+  }
+
+  /// Makes the value announce its changes from now on (see ``announcer``). Called
+  /// during a read of the value, so its `Derived` is alive.
+  private func startAnnouncing() {
+    Graph.withLock {
+      guard !graph.pointee.announces else { return }
+      graph.pointee.announces = true
+      announcer = readOwner?.takeUnretainedValue()
+    }
   }
 
   override var ownerType: (any Trackable.Type)? { derivedType }
 
+  /// The `Derived` and its `value`; `nil` once the `Derived` is gone (its deinit
+  /// cancels this node), so that no site names an object that an object made later
+  /// at the same address could be taken for.
   override var changeSite: ChangeSite? {
-    guard let owner else { return nil }
-    return ChangeSite(objectID: ObjectIdentifier(owner), objectType: derivedType, propertyID: 0, keyPath: valueKeyPath)
+    guard let ownerID, !Graph.withLock({ graph.pointee.cancelled }) else { return nil }
+    return ChangeSite(objectID: ownerID, objectType: derivedType, propertyID: 0, keyPath: valueKeyPath)
   }
 
   // MARK: Recomputing
@@ -211,7 +240,7 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   /// and Apple's registrar: `willSet` while the old value is still the cached one, then
   /// `didSet`.
   private func announce() {
-    guard let owner else {
+    guard let owner = Graph.withLock({ announcer }) else {
       storeAlone()
       return
     }

@@ -121,6 +121,24 @@ struct BeyondAppleTests {
     #expect(token.lastEvent == nil)
   }
 
+  /// The event names the derived value by its identity while the value lives, and by
+  /// nothing once it is gone, so that an object made later at the same address is
+  /// never taken for it.
+  @Test func aTokensLastEventForgetsADerivedValueThatIsGone() {
+    let counter = Counter()
+    var parity: Derived<Int>? = Derived { counter.count % 2 }
+    let identity = ObjectIdentifier(parity!)
+    let token = observe { [weak parity] in _ = parity?.value }
+    counter.count = 1
+    #expect(token.lastEvent?.object == identity)
+    #expect(token.lastEvent?.objectType == Derived<Int>.self)
+    parity = nil
+    #expect(token.lastEvent?.kind == .didSet)
+    #expect(token.lastEvent?.object == nil)
+    #expect(token.lastEvent?.objectType == nil)
+    token.cancel()
+  }
+
   @Test func cancellingTheLastEventEndsTheObservation() {
     let counter = Counter()
     let runs = Received<Int>()

@@ -134,6 +134,19 @@ extension ContinuousTrackingSuites {
       #expect(fired.values == ["will", "did 21"])
     }
 
+    /// A one-shot tracking's event names the derived value and reads its new value:
+    /// the value hands its object to the observers it announces to.
+    @Test func aOneShotEventNamesTheDerivedValueAndReadsItsNewValue() {
+      let inputs = DerivedInputs()
+      let sum = Derived { inputs.a + inputs.b }
+      let seen = Received<String>()
+      withTracking { _ = sum.value } didSet: { event in
+        seen.append("\(event.isChange(of: sum, \.value)) \(event.value(of: \Derived<Int>.value) ?? -1)")
+      }
+      inputs.b = 20
+      #expect(seen.values == ["true 21"])
+    }
+
     @Test func willChangeObserversStillReadTheOldValue() {
       let inputs = DerivedInputs()
       let sum = Derived { inputs.a + inputs.b }
