@@ -176,6 +176,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     withUnsafeTemporaryAllocation(of: PullFrame.self, capacity: PullStack.inlineCapacity) { buffer in
       var waiting = PullStack(buffer)
       pull(root, thread: thread, waiting: &waiting)
+      waiting.deallocate()
     }
   }
 

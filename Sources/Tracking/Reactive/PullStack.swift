@@ -10,13 +10,19 @@ struct PullFrame {
 }
 
 /// The frames of a pull: the first ones in memory on the caller's stack (a chain that
-/// deep pulls with no allocation), the rest in an array.
+/// deep pulls with no allocation), the rest in memory this stack allocates, which its
+/// user frees with ``deallocate()`` when the pull ends.
+///
+/// Not an array for the rest: an empty array is still released where the stack ends
+/// (a call into the runtime, about 18 instructions), at every pull that recomputes.
 struct PullStack {
   /// Frames held on the stack.
   static let inlineCapacity = 32
   private let inline: UnsafeMutableBufferPointer<PullFrame>
   private var count = 0
-  private var overflow: [PullFrame] = []
+  /// The frames past the inline ones (`overflowCapacity` of them), made at the first.
+  private var overflow: UnsafeMutablePointer<PullFrame>? = nil
+  private var overflowCapacity = 0
 
   init(_ inline: UnsafeMutableBufferPointer<PullFrame>) { self.inline = inline }
 
@@ -24,7 +30,9 @@ struct PullStack {
     if count < inline.count {
       inline.baseAddress.unsafelyUnwrapped.advanced(by: count).initialize(to: frame)
     } else {
-      overflow.append(frame)
+      let index = count - inline.count
+      if index == overflowCapacity { grow() }
+      overflow.unsafelyUnwrapped.advanced(by: index).initialize(to: frame)
     }
     count += 1
   }
@@ -34,6 +42,24 @@ struct PullStack {
   mutating func pop() -> PullFrame? {
     guard count > 0 else { return nil }
     count -= 1
-    return count < inline.count ? inline[count] : overflow.removeLast()
+    return count < inline.count ? inline[count] : overflow.unsafelyUnwrapped[count - inline.count]
+  }
+
+  /// Frees the frames past the inline ones, if any were made. Called once, when the
+  /// pull ends.
+  func deallocate() {
+    if let overflow { overflow.deallocate() }
+  }
+
+  @inline(never)
+  private mutating func grow() {
+    let capacity = max(2 * overflowCapacity, Self.inlineCapacity)
+    let grown = UnsafeMutablePointer<PullFrame>.allocate(capacity: capacity)
+    if let overflow {
+      grown.moveInitialize(from: overflow, count: overflowCapacity)
+      overflow.deallocate()
+    }
+    overflow = grown
+    overflowCapacity = capacity
   }
 }
