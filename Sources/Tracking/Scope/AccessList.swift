@@ -36,6 +36,8 @@ package struct AccessList {
   // and updates these fields in place, without copying an entry (which would retain
   // and release its storage on every read).
   @usableFromInline var firstStorage: RegistrarStorage?
+  /// The properties read of `firstStorage`'s object. Invariant: empty while
+  /// `firstStorage` is `nil`.
   @usableFromInline var firstProperties = PropertySet()
   @usableFromInline var firstEpoch = 0
   @usableFromInline var firstOwnWrites = 0
@@ -103,7 +105,9 @@ package struct AccessList {
     } else if firstStorage == nil {
       storage.markRead(id)
       firstStorage = storage
-      firstProperties = PropertySet(id)
+      // Inserted, not assigned: the set is empty while `firstStorage` is `nil`, and an
+      // assignment releases the old set's spill (a call, even for `nil`).
+      firstProperties.insert(id)
       firstEpoch = storage.changeEpoch
       firstType = type
     } else {
@@ -118,7 +122,7 @@ package struct AccessList {
       guard firstProperties.insert(id) else { return }
     } else if firstStorage == nil {
       firstStorage = storage
-      firstProperties = PropertySet(id)
+      firstProperties.insert(id)  // empty until now (see `record(_:_:type:)`)
     }
     storage.markRead(id)
     storage.linkSource(id, type: type, by: node, first: !linked)
