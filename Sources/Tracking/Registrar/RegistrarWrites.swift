@@ -41,7 +41,7 @@ extension RegistrarStorage {
       } else {
         due.drain { $0.notifyWillSet(change) }
       }
-    } else if due.isEmpty {
+    } else if due.holdsNothing {
       nodes.perform(change, willSet: true)
     } else {
       // In installation order, the nodes among the one-shot observers.
@@ -79,7 +79,7 @@ extension RegistrarStorage {
     let change = ChangeDescription.make(
       Spies.isActive ? .source : max(due.needs, nodes.needs), subject: subject, isDidSet: true, site: site)
     if _slowPath(Spies.isActive) { Spies.report(.didSet, change.source!, observers: due.count + nodes.count) }
-    if due.isEmpty { return NotificationBatch.deliverToNodes(nodes, change) }
+    if due.holdsNothing { return NotificationBatch.deliverToNodes(nodes, change) }
     guard !nodes.isEmpty else { return NotificationBatch.deliverDidSet(consume due, change) }
     NotificationBatch.deliverDidSet(due, andTo: nodes, change)
   }
