@@ -33,9 +33,9 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   ///
   /// **Why only then.** A weak reference gives the object a side table, and from then
   /// on every retain and release of it takes the runtime's slow path (about 50
-  /// instructions more per retain and 75 per release, callgrind). A `Derived` is retained wherever code reads one out of an
-  /// array or a property, often several times per change; only a value that announces
-  /// needs its object, so only it pays.
+  /// instructions more per retain and 75 per release, callgrind). A `Derived` is
+  /// retained wherever code reads one out of an array or a property, often several
+  /// times per change; only a value that announces needs its object, so only it pays.
   private weak var announcer: AnyObject?
   /// `Derived<Value>.self`, looked up once: finding the metadata of a generic type
   /// goes through the runtime's cache, some 300 instructions per lookup, which every
