@@ -249,7 +249,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     let runsHere = startsHere && runsWhereChanged
     let start = state.withLock { state -> RunStart in
       guard !state.cancelled, !Self.isOwnChange(state, thread: thread) else { return .none }
-      if requested || state.pendingChange == nil { state.pendingChange = KeptChange(kind: kind, description: change()) }
+      state.keepPending({ KeptChange(kind: kind, description: change()) }, requested: requested)
       if !startsHere { state.nextRunIsScheduled = true }
       let wasWaiting = state.isStale
       if certain { state.dirty = true } else { state.pending = true }
@@ -325,6 +325,9 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   }
 
   /// Schedules one run on the closure's isolation, unless one is scheduled already.
+  /// Kept out of line: inlined into a run's end, the task's creation put a metadata
+  /// lookup (for its priority) at the start of every run.
+  @inline(never)
   func scheduleRun() {
     let first = state.withLock { state -> Bool in
       guard !state.cancelled, !state.scheduled else { return false }
@@ -367,9 +370,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   func finishCancel() {
     let (dropped, endsOwned) = state.withLock { state in
       defer {
-        state.pendingChange = nil
-        state.unconfirmedChange = nil
-        state.lastChange = nil
+        state.dropChanges()
         state.dirty = false
         state.pending = false
         state.ownedEnded = true
@@ -384,9 +385,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   override package func cancel() -> Bool {
     let first = super.cancel()
     let endsOwned = state.withLock { state -> Bool in
-      state.pendingChange = nil
-      state.unconfirmedChange = nil
-      state.lastChange = nil
+      state.dropChanges()
       // A run under way ends what it owns when it sees the cancellation.
       guard state.runningThread == 0, !state.ownedEnded else { return false }
       state.ownedEnded = true

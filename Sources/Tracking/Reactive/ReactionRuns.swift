@@ -8,8 +8,8 @@ import CTrackingSupport
 /// A change as a node keeps it (pending, then as the latest run's): its kind and its
 /// description, without an event around it (a run's event cancels the reaction,
 /// whichever observer reported the change), so that keeping one refers to nothing but
-/// the change. Moved, not copied, from `pendingChange` to `lastChange` (through
-/// `unconfirmedChange` when the run pulls first).
+/// the change. Moved, not copied, from `pendingChange` to `lastChange` (when the run
+/// pulls first, once the pull confirms it: see ``NodeState/unconfirmedChange``).
 struct KeptChange {
   let kind: TrackingEvent.Kind
   let description: ChangeDescription
@@ -21,7 +21,7 @@ struct RunChange {
   /// For a closure that takes events.
   let source: EventSource?
   /// Only computations it read may have changed: pull them, and run only if one did.
-  /// The change waits in ``NodeState/unconfirmedChange`` meanwhile.
+  /// The change waits meanwhile (see ``NodeState/unconfirmedChange``).
   let mustPull: Bool
 }
 
@@ -58,7 +58,6 @@ extension NodeState {
   /// Marks a run as under way on `thread` and returns its change: the pending one (or
   /// a did-set about nothing in particular). `keepsSource`: the closure takes events.
   mutating func beginRun(on thread: UInt, keepsSource: Bool) -> RunChange {
-    let change = pendingChange.take() ?? KeptChange(kind: .didSet, description: .none)
     let mustPull = pending && !dirty
     dirty = false
     pending = false
@@ -67,13 +66,57 @@ extension NodeState {
     nextRunIsScheduled = false
     runningThread = thread
     causes.beginRun()
-    let source = keepsSource ? change.description.eventSource : nil
     if mustPull {
-      unconfirmedChange = consume change
-      return RunChange(kind: unconfirmedChange.unsafelyUnwrapped.kind, source: source, mustPull: true)
+      // The change stays where it is until the pull confirms or drops it.
+      if pendingChange == nil { pendingChange = KeptChange(kind: .didSet, description: .none) }
+      pendingIsUnconfirmed = true
+      let change = pendingChange.unsafelyUnwrapped
+      return RunChange(
+        kind: change.kind, source: keepsSource ? change.description.eventSource : nil, mustPull: true)
     }
+    let change = pendingChange.take() ?? KeptChange(kind: .didSet, description: .none)
+    let source = keepsSource ? change.description.eventSource : nil
     lastChange = consume change
     return RunChange(kind: lastChange!.kind, source: source, mustPull: false)
+  }
+
+  /// Keeps `change` as the pending one if it is of a kind the options asked for
+  /// (`requested`), or if there is none: the change of a run under way that pulls first
+  /// is set aside first, as it is not for the next run.
+  mutating func keepPending(_ change: () -> KeptChange, requested: Bool) {
+    if pendingIsUnconfirmed {
+      unconfirmedChange = pendingChange.take()
+      pendingIsUnconfirmed = false
+    }
+    if requested || pendingChange == nil { pendingChange = change() }
+  }
+
+  /// The pull of the run under way found a change: its change becomes the latest run's.
+  mutating func confirmChange() {
+    if pendingIsUnconfirmed {
+      lastChange = pendingChange.take()
+      pendingIsUnconfirmed = false
+    } else {
+      lastChange = unconfirmedChange.take()
+    }
+  }
+
+  /// The pull of the run under way found nothing changed: its change is dropped.
+  mutating func dropUnconfirmedChange() {
+    if pendingIsUnconfirmed {
+      pendingChange = nil
+      pendingIsUnconfirmed = false
+    } else {
+      unconfirmedChange = nil
+    }
+  }
+
+  /// A cancellation drops every change kept.
+  mutating func dropChanges() {
+    pendingChange = nil
+    unconfirmedChange = nil
+    lastChange = nil
+    pendingIsUnconfirmed = false
   }
 
   /// Marks the run under way as ended, and says what comes next. `changed`: another
@@ -161,7 +204,7 @@ extension Reaction {
   func runMarked(_ change: RunChange, _ body: (inout AccessList) -> Void) -> RunChange? {
     if change.mustPull {
       guard pullConfirmsChange() else { return endRun(changed: false) }
-      state.withLock { $0.lastChange = $0.unconfirmedChange.take() }
+      state.withLock { $0.confirmChange() }
     }
     if _slowPath(!owned.isEmpty) { endOwned() }
     // The run's scope, in stack memory deinitialized here, releasing only what it
@@ -227,7 +270,7 @@ extension Reaction {
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
     let end = state.withLock { state in
-      state.unconfirmedChange = nil
+      state.dropUnconfirmedChange()
       return state.endRun(changed: changed, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
     }
     return follow(end)

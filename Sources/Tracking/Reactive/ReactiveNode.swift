@@ -252,8 +252,13 @@ struct NodeState {
   var lastChange: KeptChange?
   /// The change of a run under way that pulls first (only computations it read may
   /// have changed): it becomes `lastChange` if the pull confirms it, and is dropped if
-  /// not. Kept here, not in the run's ``RunChange``, so that confirming it is a move.
+  /// not. It stays in `pendingChange` while `pendingIsUnconfirmed`, and is set aside
+  /// here only when another change arrives during the pull (``keepPending(_:requested:)``):
+  /// most pulls find nothing changed, and then nothing was moved.
   var unconfirmedChange: KeptChange?
+  /// `pendingChange` is the change of the run under way that pulls first, not one for
+  /// a next run (see `unconfirmedChange`).
+  var pendingIsUnconfirmed = false
   /// A run is scheduled on the closure's isolation (or its owner was told).
   var scheduled = false
   /// The next run must be scheduled, not started on the thread that ends the run under

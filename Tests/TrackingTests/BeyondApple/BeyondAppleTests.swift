@@ -121,6 +121,47 @@ struct BeyondAppleTests {
     #expect(token.lastEvent == nil)
   }
 
+  /// A change that another thread makes while a run pulls the derived value that
+  /// caused it belongs to the next run: the pulling run's own change is set aside,
+  /// neither lost nor mistaken for the new one. Each run records the event it was
+  /// started for. (Whether the pull also counts as a change when the value stayed
+  /// equal is not asserted: a write on another thread during the recomputation makes
+  /// it run once more, conservatively.)
+  @Test(arguments: [2, 3])
+  func aChangeMadeWhileARunPullsIsTheNextRunsChange(count: Int) {
+    final class Once: @unchecked Sendable { var armed = false }  // read and set by the pulling thread only
+    final class TokenBox: @unchecked Sendable { var token: TrackingToken? }
+    let counter = Counter()
+    let other = Counter()
+    let once = Once()
+    let parity = Derived { () -> Int in
+      let value = counter.count
+      if once.armed {
+        once.armed = false
+        onAnotherThread { other.label = "renamed" }
+      }
+      return value % 2
+    }
+    let box = TokenBox()
+    let runs = Received<String>()
+    box.token = observe {
+      _ = parity.value
+      let event = box.token?.lastEvent
+      runs.append("\(event?.objectType.map { "\($0)" } ?? "-").\(event?.propertyName ?? "-") \(other.label)")
+    }
+    once.armed = true
+    counter.count = count
+    #expect(runs.values.first == "-.- counter")
+    // The label's change is the last run's, named as such.
+    #expect(runs.values.last == "Counter.label renamed")
+    #expect(box.token?.lastEvent?.isChange(of: other, \Counter.label) == true)
+    if count == 3 {
+      // Parity became 1: its run names it, before the label's.
+      #expect(runs.values == ["-.- counter", "Derived<Int>.value renamed", "Counter.label renamed"])
+    }
+    box.token?.cancel()
+  }
+
   /// The event names the derived value by its identity while the value lives, and by
   /// nothing once it is gone, so that an object made later at the same address is
   /// never taken for it.
