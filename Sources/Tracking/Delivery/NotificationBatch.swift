@@ -85,6 +85,8 @@ struct NotificationBatch {
     }
     drain(pointer)
     tracking_set_current_batch(nil)
+    // Drained: the queue holds no entry, at most its spill's memory.
+    pointer.pointee.queue.deallocate()
     if pointer.pointee.holdsReferences { pointer.deinitialize(count: 1) }
   }
 
@@ -199,47 +201,6 @@ struct NotificationBatch {
     }
     pointer.pointee.firstSource?.endDelivery()
     for source in pointer.pointee.otherSources { source.endDelivery() }
-  }
-}
-
-/// A first-in, first-out queue that holds its first entry inline, so that a change
-/// with one thing to run allocates nothing.
-struct SmallQueue<Element> {
-  private var first: Element?
-  /// The entries after the first. Optional, so that each is moved out when it is
-  /// taken (`take()`): a copy would retain it, and clearing the array release it again.
-  private var rest: [Element?] = []
-  private var taken = 0
-
-  /// Room for this many entries after the first at once, when the first of them comes:
-  /// a batch that reaches many reactions (a source read by fifty effects) would
-  /// otherwise reallocate at the second, third, fifth, ninth...
-  private static var initialCapacity: Int { 15 }
-
-  mutating func append(_ element: Element) {
-    if first == nil && rest.isEmpty {
-      first = element
-    } else {
-      if rest.capacity == 0 { rest.reserveCapacity(Self.initialCapacity) }
-      rest.append(element)
-    }
-  }
-
-  /// Whether the queue holds an entry or an allocated buffer.
-  var holdsReferences: Bool { first != nil || rest.capacity != 0 }
-
-  /// Removes and returns the oldest entry.
-  mutating func next() -> Element? {
-    // Moved out, not copied and cleared (which would retain and release the entry).
-    if first != nil { return first.take() }
-    guard taken < rest.count else { return nil }
-    let element = rest[taken].take()
-    taken += 1
-    if taken == rest.count {
-      rest.removeAll(keepingCapacity: true)
-      taken = 0
-    }
-    return element
   }
 }
 
