@@ -313,7 +313,7 @@ struct GraphWork {
   /// nodes it reaches are told in that order (see ``Tell``).
   var order: UInt64 = 0
 
-  private struct Lists {
+  private struct Lists: ~Copyable {
     /// The nodes to tell after the first, in the order found.
     var tells = SmallList<Tell>()
     /// Computations that nobody subscribes to any more, and whether they announce.

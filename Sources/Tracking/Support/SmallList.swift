@@ -1,38 +1,46 @@
 /// A list whose first element is held inline: a propagation's stack and the lists of
-/// a walk's work mostly hold one element, and then using one allocates nothing.
-struct SmallList<Element> {
+/// a walk's work mostly hold one element, and then using one allocates nothing. The
+/// elements past the first go in memory the list allocates at the second and frees
+/// when it ends.
+///
+/// Not an array for those: appending to an array and popping from it test its
+/// buffer's uniqueness at each step (a propagation that reaches a hundred reactions
+/// does both a hundred times), and an array is released where the list ends, a call
+/// into the runtime even when it is `nil`. Noncopyable, so that the memory has one
+/// owner, which frees it.
+///
+/// **Invariant**: the first `restCount` elements of `rest` are initialized; `first` is
+/// `nil` only when the list is empty.
+struct SmallList<Element>: ~Copyable {
   private var first: Element?
-  /// The elements past the first; `nil` until there is one. (An empty array would be
-  /// released when the list ends, a call into the runtime even for the shared empty
-  /// storage; `nil` is not.)
-  private var rest: [Element]?
+  private var rest: UnsafeMutablePointer<Element>? = nil
+  private var restCount = 0
+  private var restCapacity = 0
 
   init() {}
 
   /// The number of elements.
-  var count: Int { first == nil ? 0 : 1 + (rest?.count ?? 0) }
+  var count: Int { first == nil ? 0 : 1 + restCount }
 
   @inline(__always)
-  mutating func append(_ element: Element) {
+  mutating func append(_ element: consuming Element) {
     if first == nil {
-      first = element
+      first = consume element
     } else {
-      // Past one, a list usually grows on (a propagation that reaches fifty
-      // reactions): room for fifteen at once saves four reallocations.
-      if rest == nil {
-        var spill: [Element] = []
-        spill.reserveCapacity(15)
-        rest = spill
-      }
-      rest?.append(element)
+      if restCount == restCapacity { grow() }
+      rest.unsafelyUnwrapped.advanced(by: restCount).initialize(to: consume element)
+      restCount += 1
     }
   }
 
   /// Removes and returns the last element.
+  @inline(__always)
   mutating func popLast() -> Element? {
-    if let last = rest?.popLast() { return last }
-    defer { first = nil }
-    return first
+    guard restCount == 0 else {
+      restCount -= 1
+      return rest.unsafelyUnwrapped.advanced(by: restCount).move()
+    }
+    return first.take()
   }
 
   /// Calls `body` with each element, in the order they were appended.
@@ -41,8 +49,29 @@ struct SmallList<Element> {
     guard let first else { return }
     body(first)
     guard let rest else { return }
-    for element in rest { body(element) }
+    for index in 0..<restCount { body(rest[index]) }
+  }
+
+  /// Past one, a list usually grows on (a propagation that reaches fifty reactions):
+  /// room for fifteen at once saves four reallocations.
+  @inline(never)
+  private mutating func grow() {
+    let capacity = max(2 * restCapacity, 15)
+    let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+    if let rest {
+      grown.moveInitialize(from: rest, count: restCount)
+      rest.deallocate()
+    }
+    rest = grown
+    restCapacity = capacity
+  }
+
+  deinit {
+    if let rest {
+      rest.deinitialize(count: restCount)
+      rest.deallocate()
+    }
   }
 }
 
-extension SmallList: Sendable where Element: Sendable {}
+extension SmallList: @unchecked Sendable where Element: Sendable {}
