@@ -325,6 +325,16 @@ struct GraphWork {
     var settles = SmallList<StorageHandle>()
     /// Nodes released by dropped links.
     var releases = SmallList<Unmanaged<AnyObject>>()
+
+    /// Frees the lists' memory (see ``SmallList/deallocate()``).
+    mutating func deallocate() {
+      tells.deallocate()
+      unobserved.deallocate()
+      announcing.deallocate()
+      hooks.deallocate()
+      settles.deallocate()
+      releases.deallocate()
+    }
   }
 
   init() {}
@@ -399,8 +409,9 @@ struct GraphWork {
       }
       return
     }
-    let work = lists.move()
+    var work = lists.move()
     lists.deallocate()
+    defer { work.deallocate() }
     work.hooks.forEach { $0.deliver() }
     work.settles.forEach { $0.withStorage { $0.settleSourceHooks() } }
     // One-shot trackings observe a computation in its registrar; only one that

@@ -92,5 +92,6 @@ extension Graph {
       }
       next = stack.popLast()
     }
+    stack.deallocate()
   }
 }

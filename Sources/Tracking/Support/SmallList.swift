@@ -1,7 +1,7 @@
 /// A list whose first element is held inline: a propagation's stack and the lists of
 /// a walk's work mostly hold one element, and then using one allocates nothing. The
 /// elements past the first go in memory the list allocates at the second and frees
-/// when it ends.
+/// when it ends (see ``deallocate()``).
 ///
 /// Not an array for those: appending to an array and popping from it test its
 /// buffer's uniqueness at each step (a propagation that reaches a hundred reactions
@@ -66,12 +66,28 @@ struct SmallList<Element>: ~Copyable {
     restCapacity = capacity
   }
 
-  deinit {
-    if let rest {
-      rest.deinitialize(count: restCount)
-      rest.deallocate()
-    }
+  /// Frees the memory of the elements past the first, deinitializing those still in
+  /// it; the list keeps its first element and can grow again. Every owner calls it
+  /// where the list ends, although the deinit does the same: the Swift 6.3 runtime
+  /// skips the deinit of a generic noncopyable struct whose fields are all trivial
+  /// when the struct is destroyed through its metadata, as it is from another file
+  /// of a module built without whole-module optimization (a debug build; fixed by
+  /// swiftlang/swift#89686, in 6.4). The lists here hold pointers, so without this
+  /// call a debug build would leak the memory of every list that grew.
+  mutating func deallocate() {
+    Self.free(rest, count: restCount)
+    rest = nil
+    restCount = 0
+    restCapacity = 0
   }
+
+  private static func free(_ rest: UnsafeMutablePointer<Element>?, count: Int) {
+    guard let rest else { return }
+    rest.deinitialize(count: count)
+    rest.deallocate()
+  }
+
+  deinit { Self.free(rest, count: restCount) }
 }
 
 extension SmallList: @unchecked Sendable where Element: Sendable {}
