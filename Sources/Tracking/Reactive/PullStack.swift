@@ -54,12 +54,7 @@ struct PullStack {
   @inline(never)
   private mutating func grow() {
     let capacity = max(2 * overflowCapacity, Self.inlineCapacity)
-    let grown = UnsafeMutablePointer<PullFrame>.allocate(capacity: capacity)
-    if let overflow {
-      grown.moveInitialize(from: overflow, count: overflowCapacity)
-      overflow.deallocate()
-    }
-    overflow = grown
+    overflow = .spill(growing: overflow, moving: overflowCapacity, capacity: capacity)
     overflowCapacity = capacity
   }
 }

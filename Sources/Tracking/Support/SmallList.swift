@@ -57,12 +57,7 @@ struct SmallList<Element>: ~Copyable {
   @inline(never)
   private mutating func grow() {
     let capacity = max(2 * restCapacity, 15)
-    let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-    if let rest {
-      grown.moveInitialize(from: rest, count: restCount)
-      rest.deallocate()
-    }
-    rest = grown
+    rest = .spill(growing: rest, moving: restCount, capacity: capacity)
     restCapacity = capacity
   }
 

@@ -62,15 +62,11 @@ struct SmallQueue<Element> {
 
   @inline(never)
   private mutating func grow() {
-    let grown = UnsafeMutablePointer<Element>.allocate(capacity: max(2 * capacity, Self.initialCapacity))
-    if let rest {
-      // Only the entries not taken yet are live; they move to the start.
-      grown.moveInitialize(from: rest.advanced(by: taken), count: count - taken)
-      rest.deallocate()
-    }
+    let grown = max(2 * capacity, Self.initialCapacity)
+    // Only the entries not taken yet are live; they move to the start.
+    rest = .spill(growing: rest, moving: count - taken, from: taken, capacity: grown)
     count -= taken
     taken = 0
-    rest = grown
-    capacity = max(2 * capacity, Self.initialCapacity)
+    capacity = grown
   }
 }
