@@ -235,15 +235,35 @@ extension Reaction {
   }
 
   /// Whether a computation this reaction read changed value (pulling each up to date,
-  /// in the order the latest run read them).
+  /// in the order the latest run read them), for a run started to find out.
   ///
+  /// Such a run starts only when nothing but computations changed: a property the
+  /// latest run read directly that has moved on since came with a change made during
+  /// the pull (a recomputation may take a while, and other threads write meanwhile),
+  /// or with the latest run's own write. The first kind marks the reaction dirty, and
+  /// the next run, for that change, sees it: it does not confirm this run's change. The
+  /// other, or a write whose mark has not reached the reaction yet, does (one run more
+  /// rather than one too few).
+  func pullConfirmsChange() -> Bool {
+    switch pullInputs() {
+    case .computationChanged: return true
+    case .unchanged: return false
+    case .propertyMoved: return !state.withLock { $0.dirty }
+    }
+  }
+
+  private enum PullOutcome {
+    case computationChanged, propertyMoved, unchanged
+  }
+
   /// Walks the links under the graph lock, and leaves it to bring a stale computation
   /// up to date (pinned meanwhile, see ``GraphNode/pin()``). If the links changed
   /// meanwhile (a cancellation), it starts again from the first.
-  func pullConfirmsChange() -> Bool {
+  private func pullInputs() -> PullOutcome {
     let thread = tracking_current_thread()
     Graph.enter()
     defer { Graph.leave() }
+    var propertyMoved = false
     var link = graph.pointee.deps
     while let current = link {
       let input = current.pointee.dep
@@ -259,10 +279,13 @@ extension Reaction {
           continue
         }
       }
-      if input.pointee.hasChanged(since: current.pointee.version, thread: thread) { return true }
+      if input.pointee.hasChanged(since: current.pointee.version, thread: thread) {
+        guard input.pointee.kind == .source else { return .computationChanged }
+        propertyMoved = true
+      }
       link = current.pointee.nextDep
     }
-    return false
+    return propertyMoved ? .propertyMoved : .unchanged
   }
 
   /// Ends a run that did not happen (nothing it read had changed).

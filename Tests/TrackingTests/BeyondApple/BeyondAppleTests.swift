@@ -123,10 +123,8 @@ struct BeyondAppleTests {
 
   /// A change that another thread makes while a run pulls the derived value that
   /// caused it belongs to the next run: the pulling run's own change is set aside,
-  /// neither lost nor mistaken for the new one. Each run records the event it was
-  /// started for. (Whether the pull also counts as a change when the value stayed
-  /// equal is not asserted: a write on another thread during the recomputation makes
-  /// it run once more, conservatively.)
+  /// neither lost nor mistaken for the new one, and a derived value that kept its
+  /// value runs nothing for itself. Each run records the event it was started for.
   @Test(arguments: [2, 3])
   func aChangeMadeWhileARunPullsIsTheNextRunsChange(count: Int) {
     final class Once: @unchecked Sendable { var armed = false }  // read and set by the pulling thread only
@@ -158,8 +156,40 @@ struct BeyondAppleTests {
     if count == 3 {
       // Parity became 1: its run names it, before the label's.
       #expect(runs.values == ["-.- counter", "Derived<Int>.value renamed", "Counter.label renamed"])
+    } else {
+      // Parity stayed 0: the only run after the first is the label's.
+      #expect(runs.values == ["-.- counter", "Counter.label renamed"])
     }
     box.token?.cancel()
+  }
+
+  /// A derived value whose recomputation, during a run's pull, writes a property the
+  /// run reads on the same thread: the write is the run's own (it marks nothing), so
+  /// the pull counts it, and the run sees the new value even though the derived value
+  /// kept its own.
+  @Test func aWriteMadeOnTheThreadOfAPullIsSeenByItsRun() {
+    final class Once: @unchecked Sendable { var armed = false }  // read and set by the test's thread only
+    let counter = Counter()
+    let other = Counter()
+    let once = Once()
+    let parity = Derived { () -> Int in
+      let value = counter.count
+      if once.armed {
+        once.armed = false
+        other.label = "renamed"
+      }
+      return value % 2
+    }
+    let labels = Received<String>()
+    let token = observe {
+      _ = parity.value
+      labels.append(other.label)
+    }
+    once.armed = true
+    counter.count = 2
+    #expect(labels.values == ["counter", "renamed"])
+    #expect(other.label == "renamed")
+    token.cancel()
   }
 
   /// The event names the derived value by its identity while the value lives, and by
