@@ -121,33 +121,43 @@ struct BeyondAppleTests {
     #expect(token.lastEvent == nil)
   }
 
+  /// The parity of a counter's count, whose next recomputation once `armed` does
+  /// `sideEffect` (once) before it returns: a write made while a run pulls the value.
+  /// `armed` is read and set on the thread that recomputes, the test's.
+  final class ArmedParity: @unchecked Sendable {
+    var armed = false
+    private(set) var value: Derived<Int>!
+
+    init(of counter: Counter, _ sideEffect: @escaping @Sendable () -> Void) {
+      value = Derived { [unowned self] in
+        let count = counter.count
+        if armed {
+          armed = false
+          sideEffect()
+        }
+        return count % 2
+      }
+    }
+  }
+
   /// A change that another thread makes while a run pulls the derived value that
   /// caused it belongs to the next run: the pulling run's own change is set aside,
   /// neither lost nor mistaken for the new one, and a derived value that kept its
   /// value runs nothing for itself. Each run records the event it was started for.
   @Test(arguments: [2, 3])
   func aChangeMadeWhileARunPullsIsTheNextRunsChange(count: Int) {
-    final class Once: @unchecked Sendable { var armed = false }  // read and set by the pulling thread only
     final class TokenBox: @unchecked Sendable { var token: TrackingToken? }
     let counter = Counter()
     let other = Counter()
-    let once = Once()
-    let parity = Derived { () -> Int in
-      let value = counter.count
-      if once.armed {
-        once.armed = false
-        onAnotherThread { other.label = "renamed" }
-      }
-      return value % 2
-    }
+    let parity = ArmedParity(of: counter) { onAnotherThread { other.label = "renamed" } }
     let box = TokenBox()
     let runs = Received<String>()
     box.token = observe {
-      _ = parity.value
+      _ = parity.value.value
       let event = box.token?.lastEvent
       runs.append("\(event?.objectType.map { "\($0)" } ?? "-").\(event?.propertyName ?? "-") \(other.label)")
     }
-    once.armed = true
+    parity.armed = true
     counter.count = count
     #expect(runs.values.first == "-.- counter")
     // The label's change is the last run's, named as such.
@@ -168,24 +178,15 @@ struct BeyondAppleTests {
   /// the pull counts it, and the run sees the new value even though the derived value
   /// kept its own.
   @Test func aWriteMadeOnTheThreadOfAPullIsSeenByItsRun() {
-    final class Once: @unchecked Sendable { var armed = false }  // read and set by the test's thread only
     let counter = Counter()
     let other = Counter()
-    let once = Once()
-    let parity = Derived { () -> Int in
-      let value = counter.count
-      if once.armed {
-        once.armed = false
-        other.label = "renamed"
-      }
-      return value % 2
-    }
+    let parity = ArmedParity(of: counter) { other.label = "renamed" }
     let labels = Received<String>()
     let token = observe {
-      _ = parity.value
+      _ = parity.value.value
       labels.append(other.label)
     }
-    once.armed = true
+    parity.armed = true
     counter.count = 2
     #expect(labels.values == ["counter", "renamed"])
     #expect(other.label == "renamed")
