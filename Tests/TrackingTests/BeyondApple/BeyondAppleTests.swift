@@ -121,23 +121,23 @@ struct BeyondAppleTests {
     #expect(token.lastEvent == nil)
   }
 
-  /// The parity of a counter's count, whose next recomputation once `armed` does
-  /// `sideEffect` (once) before it returns: a write made while a run pulls the value.
-  /// `armed` is read and set on the thread that recomputes, the test's.
-  final class ArmedParity: @unchecked Sendable {
-    var armed = false
-    private(set) var value: Derived<Int>!
-
-    init(of counter: Counter, _ sideEffect: @escaping @Sendable () -> Void) {
-      value = Derived { [unowned self] in
-        let count = counter.count
-        if armed {
-          armed = false
-          sideEffect()
-        }
-        return count % 2
+  /// The parity of a counter's count, and a function that arms it: the recomputation
+  /// after that calls `sideEffect` (once) before it returns, a write made while a run
+  /// pulls the value. Armed and disarmed on the thread that recomputes, the test's.
+  static func armedParity(
+    of counter: Counter, _ sideEffect: @escaping @Sendable () -> Void
+  ) -> (value: Derived<Int>, arm: () -> Void) {
+    final class Armed: @unchecked Sendable { var on = false }
+    let armed = Armed()
+    let value = Derived { () -> Int in
+      let count = counter.count
+      if armed.on {
+        armed.on = false
+        sideEffect()
       }
+      return count % 2
     }
+    return (value, { armed.on = true })
   }
 
   /// A change that another thread makes while a run pulls the derived value that
@@ -149,15 +149,15 @@ struct BeyondAppleTests {
     final class TokenBox: @unchecked Sendable { var token: TrackingToken? }
     let counter = Counter()
     let other = Counter()
-    let parity = ArmedParity(of: counter) { onAnotherThread { other.label = "renamed" } }
+    let (parity, arm) = Self.armedParity(of: counter) { onAnotherThread { other.label = "renamed" } }
     let box = TokenBox()
     let runs = Received<String>()
     box.token = observe {
-      _ = parity.value.value
+      _ = parity.value
       let event = box.token?.lastEvent
       runs.append("\(event?.objectType.map { "\($0)" } ?? "-").\(event?.propertyName ?? "-") \(other.label)")
     }
-    parity.armed = true
+    arm()
     counter.count = count
     #expect(runs.values.first == "-.- counter")
     // The label's change is the last run's, named as such.
@@ -180,13 +180,13 @@ struct BeyondAppleTests {
   @Test func aWriteMadeOnTheThreadOfAPullIsSeenByItsRun() {
     let counter = Counter()
     let other = Counter()
-    let parity = ArmedParity(of: counter) { other.label = "renamed" }
+    let (parity, arm) = Self.armedParity(of: counter) { other.label = "renamed" }
     let labels = Received<String>()
     let token = observe {
-      _ = parity.value.value
+      _ = parity.value
       labels.append(other.label)
     }
-    parity.armed = true
+    arm()
     counter.count = 2
     #expect(labels.values == ["counter", "renamed"])
     #expect(other.label == "renamed")
