@@ -125,8 +125,17 @@ public final class Derived<Value>: Trackable {
   /// Reading it inside a tracking scope tracks this derived value (not its inputs).
   @inlinable
   public var value: Value {
-    // Copied out under the node's lock, by code specialized for `Value` where the
-    // value is read; the rest of the read is the node's.
+    // A value with no references (an `Int`, a `Bool`, a struct of them) is copied as
+    // bytes, in one call into the node.
+    if _isPOD(Value.self) {
+      return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { slot in
+        let slot = slot.baseAddress.unsafelyUnwrapped
+        _readTrivially(into: UnsafeMutableRawPointer(slot), byteCount: MemoryLayout<Value>.size)
+        return slot.move()
+      }
+    }
+    // Otherwise copied out under the node's lock, by code specialized for `Value`
+    // where the value is read; the rest of the read is the node's.
     let cache = _beginRead()
     defer { _endRead() }
     return cache.assumingMemoryBound(to: Value.self).pointee
@@ -140,6 +149,13 @@ public final class Derived<Value>: Trackable {
   /// Releases the node's lock and records the read (see ``value``).
   @usableFromInline
   func _endRead() { node.endRead() }
+
+  /// Reads a value that holds no references into `destination` (`byteCount` bytes): a
+  /// read begun, copied and ended in one call (see ``value``).
+  @usableFromInline
+  func _readTrivially(into destination: UnsafeMutableRawPointer, byteCount: Int) {
+    node.readTrivially(into: destination, byteCount: byteCount)
+  }
 
   /// Whether the value keeps observing its inputs while nobody observes it (`false` by
   /// default): mobx-utils' `keepAlive`.

@@ -110,8 +110,15 @@ final class DerivedComputation: Computation, @unchecked Sendable {
       let node = scope.assumingMemoryBound(to: AccessList.self).pointee.node
     {
       let list = scope.assumingMemoryBound(to: AccessList.self)
+      // The read this run made just before: nothing to record, and nothing can be
+      // outdated, since any change since that read went down its link.
+      guard let tail = Graph.cursor(of: node, first: !list.pointee.linked, expecting: graph) else {
+        Graph.leave()
+        if _slowPath(TrackingInterop.isRelaying) { relayRead() }
+        return
+      }
       var work = GraphWork()
-      Graph.recordRead(graph, by: node, version: graph.pointee.version, first: !list.pointee.linked, work: &work)
+      Graph.recordRead(graph, by: node, version: graph.pointee.version, after: tail, work: &work)
       // Stale again since the pull, or being recomputed elsewhere: the change went
       // down the links before this one was made, and will not again. The run read an
       // old value, and is stale from the start.
@@ -126,6 +133,29 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     let version = graph.pointee.version
     Graph.leave()
     recordRead(version: version, scope: scope)
+  }
+
+  /// A read of a value that holds no references (`_isPOD`, so its bytes are a copy):
+  /// ``beginRead()``, its `byteCount` bytes copied into `destination`, and
+  /// ``endRead()``, in one call (see ``Derived/value``).
+  @inline(__always)
+  func readTrivially(into destination: UnsafeMutableRawPointer, byteCount: Int) {
+    Self.copyTrivially(byteCount, from: beginRead(), to: destination)
+    endRead()
+  }
+
+  /// Copies the `byteCount` bytes of a value that holds no references: a load and a
+  /// store for the common sizes, no call.
+  @inline(__always)
+  private static func copyTrivially(
+    _ byteCount: Int, from source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer
+  ) {
+    switch byteCount {
+    case 8: destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+    case 1: destination.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+    case 0: break
+    default: destination.copyMemory(from: source, byteCount: byteCount)
+    }
   }
 
   /// Records a read in the current scope, which is not a node's run (a one-shot

@@ -16,12 +16,28 @@ extension Graph {
   /// is the one a pull compares with.
   @inline(__always)
   static func recordRead(_ dep: GraphRef, by sub: GraphRef, version: UInt64, first: Bool, work: inout GraphWork) {
+    guard let tail = cursor(of: sub, first: first, expecting: dep) else { return }
+    recordRead(dep, by: sub, version: version, after: tail, work: &work)
+  }
+
+  /// The start of ``recordRead(_:by:version:first:work:)``: the cursor of `sub`'s run
+  /// (started if `first`), or `nil` when the read of `dep` is the one the run made just
+  /// before (the cursor stands on its link), which leaves everything as it is.
+  @inline(__always)
+  static func cursor(of sub: GraphRef, first: Bool, expecting dep: GraphRef) -> LinkRef?? {
     if first {
       sub.pointee.running = true
       sub.pointee.depsTail = nil
     }
     let tail = sub.pointee.depsTail
-    if let tail, tail.pointee.dep == dep { return }
+    if let tail, tail.pointee.dep == dep { return nil }
+    return .some(tail)
+  }
+
+  /// The rest of ``recordRead(_:by:version:first:work:)``, from the run's cursor `tail`
+  /// (``cursor(of:first:expecting:)``).
+  @inline(__always)
+  static func recordRead(_ dep: GraphRef, by sub: GraphRef, version: UInt64, after tail: LinkRef?, work: inout GraphWork) {
     let next = tail == nil ? sub.pointee.deps : tail.unsafelyUnwrapped.pointee.nextDep
     if let next, next.pointee.dep == dep {
       next.pointee.version = version

@@ -116,6 +116,82 @@ struct DerivedValueOperationsTests {
   }
 }
 
+extension DerivedValueOperationsTests {
+  @Test("A value that holds no references reads back as computed, at every size")
+  func trivialValuesOfEverySize() {
+    readsBack { _ in Empty() }
+    readsBack { $0 % 2 == 0 }
+    readsBack { Int16($0) * 300 }
+    readsBack { Bytes3(a: UInt8($0), b: 7, c: UInt8($0 + 1)) }
+    readsBack { Float($0) / 4 }
+    readsBack { $0 * 1_000_003 }
+    readsBack { Packed(word: UInt32($0), low: 3, high: UInt16($0)) }
+    readsBack { TwoWords(x: $0, y: -$0) }
+    readsBack { Odd(x: $0, y: 2 * $0, flag: $0 > 1) }
+    readsBack { String(repeating: "x", count: $0) }  // holds a reference: the typed copy
+  }
+
+  /// Reads a `Derived` of `make(a)` outside any run, from an observation's run and from
+  /// another `Derived`'s, before and after `a` changes.
+  private func readsBack<Value: Equatable & Sendable>(
+    _ make: @escaping @Sendable (Int) -> Value, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let inputs = DerivedInputs()
+    let derived = Derived { make(inputs.a) }
+    let reader = Derived { [derived.value] }
+    let seen = Received<Value>()
+    let token = observe { seen.append(derived.value) }
+    #expect(derived.value == make(1), sourceLocation: sourceLocation)
+    #expect(reader.value == [make(1)], sourceLocation: sourceLocation)
+    inputs.a = 2
+    #expect(derived.value == make(2), sourceLocation: sourceLocation)
+    #expect(reader.value == [make(2)], sourceLocation: sourceLocation)
+    let expected = make(1) == make(2) ? [make(1)] : [make(1), make(2)]
+    #expect(seen.values == expected, sourceLocation: sourceLocation)
+    token.cancel()
+  }
+
+  @Test("A run that reads a value several times in a row depends on it once, and sees each change")
+  func readsInARow() {
+    let inputs = DerivedInputs()
+    let inner = Derived { inputs.a * 2 }
+    let outer = Derived { inner.value + inner.value + inner.value }
+    let seen = Received<Int>()
+    let token = observe { seen.append(outer.value + outer.value) }
+    inputs.a = 5
+    inputs.a = 6
+    #expect(seen.values == [12, 60, 72])
+    #expect(inner.recomputeCount == 3)
+    #expect(outer.recomputeCount == 3)
+    // The observation, `outer`, `inner` and the object: one edge between each.
+    #expect(TrackingGraph.around(token).edges.count == 3)
+    token.cancel()
+  }
+}
+
+private struct Empty: Equatable, Sendable {}
+
+private struct Bytes3: Equatable, Sendable {
+  var a, b, c: UInt8
+}
+
+/// Eight bytes, aligned to four.
+private struct Packed: Equatable, Sendable {
+  var word: UInt32
+  var low: UInt16
+  var high: UInt16
+}
+
+private struct TwoWords: Equatable, Sendable {
+  var x, y: Int
+}
+
+/// Seventeen bytes: a size with no load of its own.
+private struct Odd: Equatable, Sendable {
+  var x, y: Int
+  var flag: Bool
+}
+
 /// A value whose deinit calls `onDeinit`.
 private final class ReadsOnDeinit: @unchecked Sendable {
   let number: Int
