@@ -37,7 +37,9 @@ extension Graph {
   /// The rest of ``recordRead(_:by:version:first:work:)``, from the run's cursor `tail`
   /// (``cursor(of:first:expecting:)``).
   @inline(__always)
-  static func recordRead(_ dep: GraphRef, by sub: GraphRef, version: UInt64, after tail: LinkRef?, work: inout GraphWork) {
+  static func recordRead(
+    _ dep: GraphRef, by sub: GraphRef, version: UInt64, after tail: LinkRef?, work: inout GraphWork
+  ) {
     let next = tail == nil ? sub.pointee.deps : tail.unsafelyUnwrapped.pointee.nextDep
     if let next, next.pointee.dep == dep {
       next.pointee.version = version
