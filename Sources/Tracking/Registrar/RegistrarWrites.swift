@@ -31,9 +31,12 @@ extension RegistrarStorage {
     guard !due.isEmpty || !nodes.isEmpty else { return }
     // The change is described only as far as the callbacks (or spies) need: an event
     // costs an allocation that the classic `onChange` does not need.
+    // Read once: a spy may start on another thread between two reads, and the change
+    // then lacks the source the report needs.
+    let spied = Spies.isActive
     let change = ChangeDescription.make(
-      Spies.isActive ? .source : max(due.needs, nodes.needs), subject: subject, isDidSet: false, site: site)
-    if _slowPath(Spies.isActive) { Spies.report(.willSet, change.source!, observers: due.count + nodes.count) }
+      spied ? .source : max(due.needs, nodes.needs), subject: subject, isDidSet: false, site: site)
+    if _slowPath(spied) { Spies.report(.willSet, change.source!, observers: due.count + nodes.count) }
     if nodes.isEmpty {
       if due.count == 1 {
         // Moved out of the list: read from it, the observer would be retained for the call.
@@ -76,9 +79,12 @@ extension RegistrarStorage {
       }
     }
     guard !due.isEmpty || !nodes.isEmpty else { return }
+    // Read once: a spy may start on another thread between two reads, and the change
+    // then lacks the source the report needs.
+    let spied = Spies.isActive
     let change = ChangeDescription.make(
-      Spies.isActive ? .source : max(due.needs, nodes.needs), subject: subject, isDidSet: true, site: site)
-    if _slowPath(Spies.isActive) { Spies.report(.didSet, change.source!, observers: due.count + nodes.count) }
+      spied ? .source : max(due.needs, nodes.needs), subject: subject, isDidSet: true, site: site)
+    if _slowPath(spied) { Spies.report(.didSet, change.source!, observers: due.count + nodes.count) }
     if due.holdsNothing { return NotificationBatch.deliverToNodes(nodes, change) }
     guard !nodes.isEmpty else { return NotificationBatch.deliverDidSet(consume due, change) }
     NotificationBatch.deliverDidSet(due, andTo: nodes, change)
