@@ -138,8 +138,61 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   /// A read of a value that holds no references (`_isPOD`, so its bytes are a copy):
   /// ``beginRead()``, its `byteCount` bytes copied into `destination`, and
   /// ``endRead()``, in one call (see ``Derived/value``).
+  ///
+  /// The common reads take a short path, with every other case out of line: a current
+  /// value read outside any scope, or by a node's run whose cursor expects it (the read
+  /// it made just before, or the next link of the previous run's).
   @inline(__always)
   func readTrivially(into destination: UnsafeMutableRawPointer, byteCount: Int) {
+    Graph.enter()
+    if _fastPath(readsCurrentWithoutRecording()) {
+      Self.copyTrivially(byteCount, from: cache, to: destination)
+      Graph.leave()
+      return
+    }
+    Graph.leave()
+    readTriviallyInFull(into: destination, byteCount: byteCount)
+  }
+
+  /// The short path of ``readTrivially(into:byteCount:)``, under the graph lock:
+  /// whether the value is current and its read needs no more than this call did to
+  /// it. Either the read is not tracked (no scope, no interop), or a node's run reads
+  /// it where its cursor expects it: on the link of the read just before (nothing to
+  /// do), or on the next one, which the cursor moves to with the version read (what
+  /// ``Graph/recordRead(_:by:version:first:work:)`` does for such a read). A current
+  /// value that no thread is recomputing cannot be outdated (``endRead()``'s check).
+  /// `false` changes nothing: the full read then starts over.
+  @inline(__always)
+  private func readsCurrentWithoutRecording() -> Bool {
+    let node = graph
+    guard !node.pointee.needsUpdate, node.pointee.runningThread == 0 else { return false }
+    let scope = CurrentScope.raw
+    guard CurrentScope.readNeedsRecording(scope) else { return true }
+    guard tracking_interop_flags() == 0, let scope, scope != CurrentScope.requiredMarker else { return false }
+    let list = scope.assumingMemoryBound(to: AccessList.self)
+    guard let run = list.pointee.node else { return false }
+    let next: LinkRef?
+    if list.pointee.linked {
+      guard let tail = run.pointee.depsTail else { return false }
+      if tail.pointee.dep == node { return true }
+      next = tail.pointee.nextDep
+    } else {
+      next = run.pointee.deps
+    }
+    guard let next, next.pointee.dep == node else { return false }
+    next.pointee.version = node.pointee.version
+    run.pointee.depsTail = next
+    if !list.pointee.linked {
+      run.pointee.running = true
+      list.pointee.linked = true
+    }
+    return true
+  }
+
+  /// ``readTrivially(into:byteCount:)`` the full way: brought up to date if needed,
+  /// and recorded wherever the read happens.
+  @inline(never)
+  private func readTriviallyInFull(into destination: UnsafeMutableRawPointer, byteCount: Int) {
     Self.copyTrivially(byteCount, from: beginRead(), to: destination)
     endRead()
   }
@@ -256,7 +309,7 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   @inline(__always)
   private func store(in node: GraphRef) -> Bool {
     let replacedValueLeft = operations.commit(node.pointee.hasCache ? .replace : .fill, cache, new)
-    node.pointee.hasCache = true
+    node.pointee.noteCached()
     node.pointee.version &+= 1
     return replacedValueLeft
   }

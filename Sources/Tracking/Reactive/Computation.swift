@@ -245,9 +245,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   private static func pullStep(_ node: GraphRef, at link: inout LinkRef?, marks: inout UInt32, thread: UInt) -> PullStep {
     while true {
       guard node.pointee.needsUpdate(on: thread) else { return .current }
-      if node.pointee.dirty || !node.pointee.hasCache || node.pointee.appleInFlight || node.pointee.stopped
-        || node.pointee.isComputedElsewhere(than: thread)
-      {
+      if node.pointee.mustRecompute || node.pointee.isComputedElsewhere(than: thread) {
         return .recompute
       }
       if link == nil {

@@ -177,17 +177,58 @@ struct GraphNode {
 
   // A computation's value:
 
+  /// Why the value must be brought up to date before it is read: one bit per reason
+  /// (``UpdateReasons``), none when it is current. One byte, so that a read or a pull
+  /// tests them all at once (``needsUpdate``).
+  private var updateReasons = UpdateReasons.missingCache
+
+  /// The bits of ``updateReasons``.
+  private enum UpdateReasons {
+    static let dirty: UInt8 = 1
+    static let pending: UInt8 = 2
+    static let missingCache: UInt8 = 4
+    static let appleInFlight: UInt8 = 8
+    static let stopped: UInt8 = 16
+  }
+
+  @inline(__always)
+  private mutating func set(_ reason: UInt8, _ on: Bool) {
+    if on { updateReasons |= reason } else { updateReasons &= ~reason }
+  }
+
   /// An input surely changed: recompute at the next pull.
-  var dirty = false
+  var dirty: Bool {
+    @inline(__always) get { updateReasons & UpdateReasons.dirty != 0 }
+    @inline(__always) set { set(UpdateReasons.dirty, newValue) }
+  }
   /// A computation it read may have changed: pull that one first.
-  var pending = false
-  /// The cache holds a value (current or not). Always set for a source.
-  var hasCache = false
+  var pending: Bool {
+    @inline(__always) get { updateReasons & UpdateReasons.pending != 0 }
+    @inline(__always) set { set(UpdateReasons.pending, newValue) }
+  }
+  /// The cache holds a value (current or not). Always set for a source. Its own byte,
+  /// besides the bit in ``updateReasons``: the thread that recomputes the value reads
+  /// it without the lock (only that thread sets it, see ``DerivedComputation``), while
+  /// other threads change the other reasons under the lock.
+  private(set) var hasCache = false
+  /// Notes that the cache holds a value from now on (under the lock, by the thread that
+  /// holds the value's update lock).
+  @inline(__always)
+  mutating func noteCached() {
+    hasCache = true
+    updateReasons &= ~UpdateReasons.missingCache
+  }
   /// An Apple object it read is changing: recomputed at every read until an input of
   /// ours reports a did-set.
-  var appleInFlight = false
+  var appleInFlight: Bool {
+    @inline(__always) get { updateReasons & UpdateReasons.appleInFlight != 0 }
+    @inline(__always) set { set(UpdateReasons.appleInFlight, newValue) }
+  }
   /// Stopped by its scope: computed afresh at every read.
-  var stopped = false
+  var stopped: Bool {
+    @inline(__always) get { updateReasons & UpdateReasons.stopped != 0 }
+    @inline(__always) set { set(UpdateReasons.stopped, newValue) }
+  }
   /// Cancelled: hears no change any more.
   var cancelled = false
   /// Announces its changes through its registrar (see ``Computation``).
@@ -227,18 +268,25 @@ struct GraphNode {
     changeNeeds = .nothing
     sourceStorage = storage
     sourceID = Int32(truncatingIfNeeded: id)
-    hasCache = true
+    noteCached()
   }
 
   /// The node this memory belongs to (not a source's).
   var node: ReactiveNode { unsafeDowncast(owner.takeUnretainedValue(), to: ReactiveNode.self) }
 
   /// Whether a change arrived since the latest recomputation.
-  var isStale: Bool { dirty || pending }
+  var isStale: Bool {
+    @inline(__always) get { updateReasons & (UpdateReasons.dirty | UpdateReasons.pending) != 0 }
+  }
 
   /// Whether the value must be brought up to date before it is read (a stopped one
   /// computes at every read).
-  var needsUpdate: Bool { dirty || pending || !hasCache || appleInFlight || stopped }
+  var needsUpdate: Bool { @inline(__always) get { updateReasons != 0 } }
+
+  /// Whether a pull must recompute the value rather than look at its inputs first:
+  /// anything but `pending` alone (or a run under way elsewhere, see
+  /// ``isComputedElsewhere(than:)``).
+  var mustRecompute: Bool { @inline(__always) get { updateReasons & ~UpdateReasons.pending != 0 } }
 
   /// Whether another thread than `thread` is recomputing it. Its flags are clear then,
   /// but its new value and version are not stored yet: a reader must wait for that run
