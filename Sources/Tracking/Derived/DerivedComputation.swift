@@ -99,8 +99,21 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   /// saw, in the current tracking scope, and releases the lock. A node's run (a
   /// derived value's, a reaction's) records it in its links, in the same critical
   /// section as the read.
+  ///
+  /// The common reads end on the short path of ``readTrivially(into:byteCount:)``;
+  /// the others out of line.
   @inline(__always)
   func endRead() {
+    if _fastPath(readsCurrentWithoutRecording()) {
+      Graph.leave()
+      return
+    }
+    endReadInFull()
+  }
+
+  /// ``endRead()`` the full way, with the graph lock held.
+  @inline(never)
+  private func endReadInFull() {
     let scope = CurrentScope.raw
     guard _slowPath(CurrentScope.readNeedsRecording(scope)) else {
       Graph.leave()
