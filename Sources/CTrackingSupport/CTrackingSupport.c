@@ -9,6 +9,7 @@ tracking_atomic_word tracking_interop_flags_storage = { 0 };
 
 tracking_atomic_word tracking_storage_serials = { 0 };
 tracking_atomic_word tracking_install_orders = { 0 };
+tracking_atomic_word tracking_spare_work_block = { 0 };
 
 tracking_atomic_word tracking_spy_count_storage = { 0 };
 

@@ -181,6 +181,26 @@ static inline uint64_t tracking_next_install_order(void) {
   return (uint64_t)atomic_fetch_add_explicit(&tracking_install_orders.value, 1, memory_order_relaxed) + 1;
 }
 
+/// One spare block of memory for the lists of a walk's work in the reactive graph
+/// (GraphWork in Graph.swift): a walk that needs lists takes it, and the work gives it
+/// back when it is done, so that most such walks neither allocate nor free. 0 when no
+/// block is spare. One word for the whole process: a block taken by one thread is not
+/// there for another, which then allocates.
+extern tracking_atomic_word tracking_spare_work_block;
+
+/// Takes the spare block, if there is one (else returns NULL).
+static inline void *_Nullable tracking_take_spare_work_block(void) {
+  return (void *)atomic_exchange_explicit(&tracking_spare_work_block.value, 0, memory_order_acquire);
+}
+
+/// Makes `block` the spare one; returns false when another is spare already (the
+/// caller frees `block` then).
+static inline bool tracking_give_spare_work_block(void *_Nonnull block) {
+  intptr_t expected = 0;
+  return atomic_compare_exchange_strong_explicit(&tracking_spare_work_block.value, &expected,
+                                                 (intptr_t)block, memory_order_release, memory_order_relaxed);
+}
+
 /// How many spies are registered (TrackingSpy.swift); read on the notification path.
 /// Reached through functions so Swift does not see a mutable global.
 /// How many leak checks are recording (see LifetimeRecorder.swift); relaxed, like the

@@ -394,10 +394,20 @@ struct GraphWork {
 
   private mutating func withLists(_ body: (inout Lists) -> Void) {
     if lists == nil {
-      lists = .allocate(capacity: 1)
-      lists.unsafelyUnwrapped.initialize(to: Lists())
+      // The process's spare block if there is one (see `tracking_spare_work_block`):
+      // most walks that need lists need them once, and an exchange costs less than an
+      // allocation and a free.
+      let block =
+        tracking_take_spare_work_block()?.assumingMemoryBound(to: Lists.self) ?? .allocate(capacity: 1)
+      block.initialize(to: Lists())
+      lists = block
     }
     body(&lists.unsafelyUnwrapped.pointee)
+  }
+
+  /// Frees a block of lists' memory (deinitialized), or keeps it as the spare one.
+  private static func free(_ block: UnsafeMutablePointer<Lists>) {
+    if !tracking_give_spare_work_block(block) { block.deallocate() }
   }
 
   private mutating func append(_ entry: Tell) {
@@ -458,7 +468,7 @@ struct GraphWork {
       return
     }
     var work = lists.move()
-    lists.deallocate()
+    Self.free(lists)
     defer { work.deallocate() }
     work.hooks.forEach { $0.deliver() }
     work.settles.forEach { $0.withStorage { $0.settleSourceHooks() } }
