@@ -21,6 +21,8 @@ tracking_lock tracking_graph_lock_storage = { 0 };
 tracking_lock tracking_graph_lock_storage = { PTHREAD_MUTEX_INITIALIZER };
 #endif
 
+void *tracking_graph_spare_link_storage = NULL;
+
 #if defined(__linux__)
 // Contended path of the three-state futex lock (0 free, 1 held, 2 held with waiters).
 void tracking_lock_wait(tracking_lock *l) {

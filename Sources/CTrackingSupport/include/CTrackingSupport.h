@@ -345,6 +345,25 @@ extern tracking_lock tracking_graph_lock_storage;
 static inline void tracking_graph_enter(void) { tracking_lock_lock(&tracking_graph_lock_storage); }
 static inline void tracking_graph_leave(void) { tracking_lock_unlock(&tracking_graph_lock_storage); }
 
+/// One link's memory kept for the next link made (GraphLinks.swift): a run that reads
+/// one value instead of another makes a link and frees one, and then reuses the memory
+/// rather than allocate and free. Read and written only with the graph lock held.
+extern void *_Nullable tracking_graph_spare_link_storage;
+
+static inline void *_Nullable tracking_graph_take_spare_link(void) {
+  void *link = tracking_graph_spare_link_storage;
+  tracking_graph_spare_link_storage = NULL;
+  return link;
+}
+
+/// Keeps `link` as the spare one; returns false when there is one already (the caller
+/// frees `link` then).
+static inline bool tracking_graph_keep_spare_link(void *_Nonnull link) {
+  if (tracking_graph_spare_link_storage != NULL) return false;
+  tracking_graph_spare_link_storage = link;
+  return true;
+}
+
 /// What a registrar keeps outside Swift's exclusivity checking (RegistrarStorage.swift
 /// documents each word and its memory order):
 /// - `readMask`: the properties ever read inside a tracking scope (only grows); a write

@@ -247,7 +247,8 @@ extension Graph {
 
   /// A new link, at the end of `dep`'s subscribers; it holds both nodes.
   private static func makeLink(from sub: GraphRef, to dep: GraphRef, version: UInt64, work: inout GraphWork) -> LinkRef {
-    let link = LinkRef.allocate(capacity: 1)
+    // The spare link's memory if there is one (see `tracking_graph_spare_link_storage`).
+    let link = tracking_graph_take_spare_link()?.assumingMemoryBound(to: GraphLink.self) ?? .allocate(capacity: 1)
     let order = dep.pointee.isSource ? tracking_next_install_order() : 0
     link.initialize(
       to: GraphLink(dep: dep, sub: sub, version: version, order: order, nextDep: nil, prevSub: dep.pointee.subsTail))
@@ -278,7 +279,7 @@ extension Graph {
     releaseLinkReference(dep, work: &work)
     releaseLinkReference(link.pointee.sub, work: &work)
     link.deinitialize(count: 1)
-    link.deallocate()
+    if !tracking_graph_keep_spare_link(link) { link.deallocate() }
     if dep.pointee.subs == nil { subscribersChanged(dep, observed: false, work: &work) }
   }
 
