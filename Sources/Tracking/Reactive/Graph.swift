@@ -467,18 +467,40 @@ struct GraphWork {
       }
       return
     }
-    var work = lists.move()
-    Self.free(lists)
-    defer { work.deallocate() }
-    work.hooks.forEach { $0.deliver() }
-    work.settles.forEach { $0.withStorage { $0.settleSourceHooks() } }
+    performInFull(lists, change, willSet: willSet, before: before)
+  }
+
+  /// ``perform(_:willSet:before:)`` for the will-set of a write, kept out of line: a
+  /// registrar's `willSet` calls it in two places, and inlined there it made every
+  /// will-set dearer, those that tell no node included.
+  @inline(never)
+  func performWillSet(_ change: ChangeDescription, before: ((UInt64) -> Void)? = nil) {
+    perform(change, willSet: true, before: before)
+  }
+
+  /// ``perform(_:willSet:before:)`` for work that holds lists: kept out of line, so
+  /// that the callers, which mostly have one node to tell, stay small.
+  @inline(never)
+  private func performInFull(
+    _ lists: UnsafeMutablePointer<Lists>, _ change: ChangeDescription, willSet: Bool,
+    before: ((UInt64) -> Void)?
+  ) {
+    // Used in place (moved out, the lists were copied word by word), and freed last.
+    defer {
+      lists.pointee.deallocate()
+      lists.deinitialize(count: 1)
+      Self.free(lists)
+    }
+    let work = UnsafePointer(lists)
+    work.pointee.hooks.forEach { $0.deliver() }
+    work.pointee.settles.forEach { $0.withStorage { $0.settleSourceHooks() } }
     // One-shot trackings observe a computation in its registrar; only one that
     // announces its changes can have any.
-    work.announcing.forEach { node in
+    work.pointee.announcing.forEach { node in
       let computation = unsafeDowncast(node.takeUnretainedValue(), to: Computation.self)
       if computation.registrar.storage.hasOneShotObservers(of: 0) { NotificationBatch.enqueue(computation) }
     }
-    work.unobserved.forEach { node, announces in
+    work.pointee.unobserved.forEach { node, announces in
       let computation = unsafeDowncast(node.takeUnretainedValue(), to: Computation.self)
       if announces && computation.registrar.storage.hasOneShotObservers(of: 0) {
         NotificationBatch.enqueue(computation)
@@ -491,13 +513,13 @@ struct GraphWork {
       before?(firstTell.order)
       Self.tell(firstTell, change, willSet: willSet, deferred: deferred)
     }
-    work.tells.forEach {
+    work.pointee.tells.forEach {
       before?($0.order)
       Self.tell($0, change, willSet: willSet, deferred: deferred)
     }
-    work.announcing.forEach { $0.release() }
-    work.unobserved.forEach { $0.computation.release() }
-    work.releases.forEach { $0.release() }
+    work.pointee.announcing.forEach { $0.release() }
+    work.pointee.unobserved.forEach { $0.computation.release() }
+    work.pointee.releases.forEach { $0.release() }
   }
 
   /// Whether the work is one node to tell, and nothing else.

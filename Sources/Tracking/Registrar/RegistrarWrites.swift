@@ -45,11 +45,11 @@ extension RegistrarStorage {
         due.drain { $0.notifyWillSet(change) }
       }
     } else if due.holdsNothing {
-      nodes.perform(change, willSet: true)
+      nodes.performWillSet(change)
     } else {
       // In installation order, the nodes among the one-shot observers.
       var observers = due.inOrder()
-      nodes.perform(change, willSet: true) { order in observers.take(before: order) { $0.notifyWillSet(change) } }
+      nodes.performWillSet(change) { order in observers.take(before: order) { $0.notifyWillSet(change) } }
       observers.takeRest { $0.notifyWillSet(change) }
     }
     change.source?.endDelivery()
