@@ -197,11 +197,17 @@ package class Computation: ReactiveNode, @unchecked Sendable {
         link = nil
         continue
       case .recompute:
-        precondition(
-          node.pointee.runningThread != thread,
-          "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
         let computation = node.pointee.owner
-        let claimed = claimUpdate(of: node, thread: thread)
+        // No thread computes it (the common case), or another does: this one waits.
+        let claimed: Bool
+        if node.pointee.runningThread == 0 {
+          claimed = claimUpdate(of: node, thread: thread)
+        } else {
+          precondition(
+            node.pointee.runningThread != thread,
+            "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
+          claimed = false
+        }
         Graph.leave()
         computation._withUnsafeGuaranteedRef {
           let computation = unsafeDowncast($0, to: Computation.self)
@@ -271,17 +277,15 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     }
   }
 
-  /// Claims the update of `node`, which the pull found in need of one, in the pull's
-  /// critical section: when no thread computes it, takes its update lock without
-  /// waiting and marks the recomputation as under way on `thread`, as ``update()``
-  /// would in a critical section of its own. (The update lock is free then, unless a
-  /// thread that found the value computed elsewhere holds it a moment to look again:
-  /// then this returns `false`, and the caller updates the slow way.)
+  /// Claims the update of `node`, which the pull found in need of one and no thread
+  /// computing, in the pull's critical section: takes its update lock without waiting
+  /// and marks the recomputation as under way on `thread`, as ``update()`` would in a
+  /// critical section of its own. (The update lock is free then, unless a thread that
+  /// found the value computed elsewhere holds it a moment to look again: then this
+  /// returns `false`, and the caller updates the slow way.)
   @inline(__always)
   private static func claimUpdate(of node: GraphRef, thread: UInt) -> Bool {
-    guard node.pointee.runningThread == 0, node.pointee.needsUpdate,
-      tracking_lock_trylock(node.pointee.computation.updateLock)
-    else { return false }
+    guard tracking_lock_trylock(node.pointee.computation.updateLock) else { return false }
     node.pointee.dirty = false
     node.pointee.pending = false
     node.pointee.runningThread = thread

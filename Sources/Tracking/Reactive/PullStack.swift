@@ -26,23 +26,27 @@ struct PullStack {
 
   init(_ inline: UnsafeMutableBufferPointer<PullFrame>) { self.inline = inline }
 
+  // Counts move by one from 0 and stay under the frames' memory: wrapping arithmetic,
+  // without overflow checks (a push and a pop per computation a pull walks into).
+
   mutating func push(_ frame: PullFrame) {
     if count < inline.count {
       inline.baseAddress.unsafelyUnwrapped.advanced(by: count).initialize(to: frame)
     } else {
-      let index = count - inline.count
+      let index = count &- inline.count
       if index == overflowCapacity { grow() }
       overflow.unsafelyUnwrapped.advanced(by: index).initialize(to: frame)
     }
-    count += 1
+    count &+= 1
   }
 
   /// The latest frame pushed, taken off. (A frame holds no reference: the stack's
   /// memory needs no deinitializing.)
   mutating func pop() -> PullFrame? {
     guard count > 0 else { return nil }
-    count -= 1
-    return count < inline.count ? inline[count] : overflow.unsafelyUnwrapped[count - inline.count]
+    count &-= 1
+    return count < inline.count
+      ? inline.baseAddress.unsafelyUnwrapped[count] : overflow.unsafelyUnwrapped[count &- inline.count]
   }
 
   /// Frees the frames past the inline ones, if any were made. Called once, when the

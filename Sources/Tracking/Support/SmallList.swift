@@ -29,7 +29,7 @@ struct SmallList<Element>: ~Copyable {
     } else {
       if restCount == restCapacity { grow() }
       rest.unsafelyUnwrapped.advanced(by: restCount).initialize(to: consume element)
-      restCount += 1
+      restCount &+= 1  // below the capacity: no overflow check
     }
   }
 
@@ -37,7 +37,7 @@ struct SmallList<Element>: ~Copyable {
   @inline(__always)
   mutating func popLast() -> Element? {
     guard restCount == 0 else {
-      restCount -= 1
+      restCount &-= 1  // above 0 here
       return rest.unsafelyUnwrapped.advanced(by: restCount).move()
     }
     return first.take()

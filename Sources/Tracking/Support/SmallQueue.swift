@@ -30,7 +30,7 @@ struct SmallQueue<Element> {
     } else {
       if count == capacity { grow() }
       rest.unsafelyUnwrapped.advanced(by: count).initialize(to: consume element)
-      count += 1
+      count &+= 1  // below the capacity: no overflow check
     }
   }
 
@@ -42,7 +42,7 @@ struct SmallQueue<Element> {
     if first != nil { return first.take() }
     guard taken < count else { return nil }
     let element = rest.unsafelyUnwrapped.advanced(by: taken).move()
-    taken += 1
+    taken &+= 1  // below `count` before
     if taken == count {
       // Empty again: the memory is reused from its start.
       taken = 0
