@@ -177,57 +177,47 @@ struct GraphNode {
 
   // A computation's value:
 
-  /// Why the value must be brought up to date before it is read: one bit per reason
-  /// (``UpdateReasons``), none when it is current. One byte, so that a read or a pull
-  /// tests them all at once (``needsUpdate``).
+  /// Why the value must be brought up to date before it is read, none when it is
+  /// current. One byte, so that a read or a pull tests them all at once
+  /// (``needsUpdate``).
   private var updateReasons = UpdateReasons.missingCache
 
-  /// The bits of ``updateReasons``.
-  private enum UpdateReasons {
-    static let dirty: UInt8 = 1
-    static let pending: UInt8 = 2
-    static let missingCache: UInt8 = 4
-    static let appleInFlight: UInt8 = 8
-    static let stopped: UInt8 = 16
+  /// The reasons of ``updateReasons``, a bit each.
+  private struct UpdateReasons: OptionSet {
+    let rawValue: UInt8
+    static let dirty = Self(rawValue: 1)
+    static let pending = Self(rawValue: 2)
+    static let missingCache = Self(rawValue: 4)
+    static let appleInFlight = Self(rawValue: 8)
+    static let stopped = Self(rawValue: 16)
   }
 
-  @inline(__always)
-  private mutating func set(_ reason: UInt8, _ on: Bool) {
-    if on { updateReasons |= reason } else { updateReasons &= ~reason }
+  /// Whether `reason` holds; set and cleared in place.
+  private subscript(reason: UpdateReasons) -> Bool {
+    @inline(__always) get { updateReasons.contains(reason) }
+    @inline(__always) set { if newValue { updateReasons.insert(reason) } else { updateReasons.remove(reason) } }
   }
 
   /// An input surely changed: recompute at the next pull.
-  var dirty: Bool {
-    @inline(__always) get { updateReasons & UpdateReasons.dirty != 0 }
-    @inline(__always) set { set(UpdateReasons.dirty, newValue) }
-  }
+  var dirty: Bool { get { self[.dirty] } set { self[.dirty] = newValue } }
   /// A computation it read may have changed: pull that one first.
-  var pending: Bool {
-    @inline(__always) get { updateReasons & UpdateReasons.pending != 0 }
-    @inline(__always) set { set(UpdateReasons.pending, newValue) }
-  }
+  var pending: Bool { get { self[.pending] } set { self[.pending] = newValue } }
+  /// An Apple object it read is changing: recomputed at every read until an input of
+  /// ours reports a did-set.
+  var appleInFlight: Bool { get { self[.appleInFlight] } set { self[.appleInFlight] = newValue } }
+  /// Stopped by its scope: computed afresh at every read.
+  var stopped: Bool { get { self[.stopped] } set { self[.stopped] = newValue } }
   /// The cache holds a value (current or not). Always set for a source. Its own byte,
-  /// besides the bit in ``updateReasons``: the thread that recomputes the value reads
-  /// it without the lock (only that thread sets it, see ``DerivedComputation``), while
-  /// other threads change the other reasons under the lock.
+  /// besides ``updateReasons``: the thread that recomputes the value reads it without
+  /// the lock (only that thread sets it, see ``DerivedComputation``), while other
+  /// threads change the reasons under the lock.
   private(set) var hasCache = false
   /// Notes that the cache holds a value from now on (under the lock, by the thread that
   /// holds the value's update lock).
   @inline(__always)
   mutating func noteCached() {
     hasCache = true
-    updateReasons &= ~UpdateReasons.missingCache
-  }
-  /// An Apple object it read is changing: recomputed at every read until an input of
-  /// ours reports a did-set.
-  var appleInFlight: Bool {
-    @inline(__always) get { updateReasons & UpdateReasons.appleInFlight != 0 }
-    @inline(__always) set { set(UpdateReasons.appleInFlight, newValue) }
-  }
-  /// Stopped by its scope: computed afresh at every read.
-  var stopped: Bool {
-    @inline(__always) get { updateReasons & UpdateReasons.stopped != 0 }
-    @inline(__always) set { set(UpdateReasons.stopped, newValue) }
+    updateReasons.remove(.missingCache)
   }
   /// Cancelled: hears no change any more.
   var cancelled = false
@@ -275,18 +265,16 @@ struct GraphNode {
   var node: ReactiveNode { unsafeDowncast(owner.takeUnretainedValue(), to: ReactiveNode.self) }
 
   /// Whether a change arrived since the latest recomputation.
-  var isStale: Bool {
-    @inline(__always) get { updateReasons & (UpdateReasons.dirty | UpdateReasons.pending) != 0 }
-  }
+  var isStale: Bool { @inline(__always) get { !updateReasons.isDisjoint(with: [.dirty, .pending]) } }
 
   /// Whether the value must be brought up to date before it is read (a stopped one
   /// computes at every read).
-  var needsUpdate: Bool { @inline(__always) get { updateReasons != 0 } }
+  var needsUpdate: Bool { @inline(__always) get { !updateReasons.isEmpty } }
 
   /// Whether a pull must recompute the value rather than look at its inputs first:
   /// anything but `pending` alone (or a run under way elsewhere, see
   /// ``isComputedElsewhere(than:)``).
-  var mustRecompute: Bool { @inline(__always) get { updateReasons & ~UpdateReasons.pending != 0 } }
+  var mustRecompute: Bool { @inline(__always) get { !updateReasons.subtracting(.pending).isEmpty } }
 
   /// Whether another thread than `thread` is recomputing it. Its flags are clear then,
   /// but its new value and version are not stored yet: a reader must wait for that run
