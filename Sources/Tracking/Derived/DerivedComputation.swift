@@ -170,9 +170,7 @@ final class DerivedComputation: Computation, @unchecked Sendable {
   /// The short path of ``readTrivially(into:byteCount:)``, under the graph lock:
   /// whether the value is current and its read needs no more than this call did to
   /// it. Either the read is not tracked (no scope, no interop), or a node's run reads
-  /// it where its cursor expects it: on the link of the read just before (nothing to
-  /// do), or on the next one, which the cursor moves to with the version read (what
-  /// ``Graph/recordRead(_:by:version:first:work:)`` does for such a read). A current
+  /// it where its cursor expects it (``Graph/followCursor(of:first:to:)``). A current
   /// value that no thread is recomputing cannot be outdated (``endRead()``'s check).
   /// `false` changes nothing: the full read then starts over.
   @inline(__always)
@@ -183,22 +181,9 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     guard CurrentScope.readNeedsRecording(scope) else { return true }
     guard tracking_interop_flags() == 0, let scope, scope != CurrentScope.requiredMarker else { return false }
     let list = scope.assumingMemoryBound(to: AccessList.self)
-    guard let run = list.pointee.node else { return false }
-    let next: LinkRef?
-    if list.pointee.linked {
-      guard let tail = run.pointee.depsTail else { return false }
-      if tail.pointee.dep == node { return true }
-      next = tail.pointee.nextDep
-    } else {
-      next = run.pointee.deps
-    }
-    guard let next, next.pointee.dep == node else { return false }
-    next.pointee.version = node.pointee.version
-    run.pointee.depsTail = next
-    if !list.pointee.linked {
-      run.pointee.running = true
-      list.pointee.linked = true
-    }
+    guard let run = list.pointee.node, Graph.followCursor(of: run, first: !list.pointee.linked, to: { $0 == node })
+    else { return false }
+    list.pointee.linked = true
     return true
   }
 

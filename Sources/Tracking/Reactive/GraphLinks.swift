@@ -51,23 +51,33 @@ extension Graph {
 
   /// The part of ``recordRead(_:by:version:first:work:)`` a read of a tracked property
   /// makes before its source is looked up: whether the cursor expects a read of
-  /// property `id` of the object whose storage is at `storage` (a read this run just
-  /// made, or the next link of the previous run's). If so, the link is kept (its
-  /// version brought up to the source's) and the cursor moves on.
+  /// property `id` of the object whose storage is at `storage` (see
+  /// ``followCursor(of:first:to:)``).
   @inline(__always)
   static func recordExpectedSourceRead(
     _ storage: UnsafeMutableRawPointer, _ id: Int, by sub: GraphRef, first: Bool
   ) -> Bool {
-    if first {
-      sub.pointee.running = true
-      sub.pointee.depsTail = nil
+    followCursor(of: sub, first: first) { $0.pointee.isSource(of: storage, id) }
+  }
+
+  /// Whether `sub`'s run under way reads, now, a node its cursor expects (`expected`
+  /// says which): the one it read just before (nothing to do), or the next link of the
+  /// previous run's, which the cursor moves to, with the node's version as the one
+  /// read. `first`: the run's first read, which starts the cursor at the first link.
+  /// Returns `false`, having changed nothing, for any other read: the caller records
+  /// it the full way (``recordRead(_:by:version:first:work:)``). The one short path of
+  /// a run's reads, for tracked properties and derived values alike.
+  @inline(__always)
+  static func followCursor(of sub: GraphRef, first: Bool, to expected: (GraphRef) -> Bool) -> Bool {
+    var next = sub.pointee.deps
+    if !first, let tail = sub.pointee.depsTail {
+      if expected(tail.pointee.dep) { return true }
+      next = tail.pointee.nextDep
     }
-    let tail = sub.pointee.depsTail
-    if let tail, tail.pointee.dep.pointee.isSource(of: storage, id) { return true }
-    let next = tail == nil ? sub.pointee.deps : tail.unsafelyUnwrapped.pointee.nextDep
-    guard let next, next.pointee.dep.pointee.isSource(of: storage, id) else { return false }
+    guard let next, expected(next.pointee.dep) else { return false }
     next.pointee.version = next.pointee.dep.pointee.version
     sub.pointee.depsTail = next
+    if first { sub.pointee.running = true }
     return true
   }
 
