@@ -60,4 +60,25 @@ struct RequiredTrackingTests {
       #expect(reports.events.isEmpty)
     }
   }
+
+  /// A derived value that is current is read on a short path (plain bytes, or the end
+  /// of a typed read); a required region still sees the read, and a read outside any
+  /// region still reports nothing.
+  @Test func anUntrackedReadOfACurrentDerivedValueIsReported() {
+    let reports = EventLog()
+    let id = TrackingDiagnostics.addHandler { read in
+      if read.typeName.hasPrefix("Derived<") { reports("\(read.typeName) \(read.propertyName)") }
+    }
+    defer { TrackingDiagnostics.removeHandler(id) }
+    let counter = Counter()
+    let doubled = Derived { counter.count * 2 }
+    let named = Derived { "count \(counter.count)" }
+    _ = (doubled.value, named.value)  // current from here on
+    #expect(reports.events.isEmpty)
+    RequiredTracking.run(at: nil) {
+      #expect(doubled.value == 0)
+      #expect(named.value == "count 0")
+    }
+    #expect(reports.events == ["Derived<Int> value", "Derived<String> value"])
+  }
 }
