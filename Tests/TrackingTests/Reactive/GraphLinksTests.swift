@@ -251,8 +251,12 @@ struct GraphLinksTests {
       }
     }
     // One reader at a time: observed and unobserved alternate, and end unobserved.
+    // Each of the 2 000 readers is told at least once each way. A cancellation that
+    // meets a run of the same observation on the writing thread (the write re-ran it)
+    // drops the links at once, and the run links the value again before it sees the
+    // cancellation and drops them: one more pair, still in order.
     let told = transitions.values
-    #expect(told.count == 4_000)
+    #expect(told.count >= 4_000 && told.count % 2 == 0)
     #expect(told.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) })
     let last = observe { seen.append(doubled.value) }
     #expect(seen.values.last == x.value * 2)
