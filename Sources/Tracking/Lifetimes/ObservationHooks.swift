@@ -34,7 +34,9 @@ extension Trackable {
   /// - **Order.** The calls alternate, starting with `observed`, and never overlap;
   ///   if the property is observed when you register, `observed` runs at once. Cancelling
   ///   the token while the property is observed calls `unobserved`, so what `observed`
-  ///   started is always stopped.
+  ///   started is always stopped. If an observation is cancelled on one thread while
+  ///   a write re-runs it on another, that run may read the property again: `observed`
+  ///   is then called once more, and `unobserved` when the run ends.
   /// - The hooks run synchronously, outside every lock of the library, and are
   ///   nonisolated: hop to an actor yourself if the work needs one. They may read and
   ///   write tracked properties (a write does not count as observing).
