@@ -251,7 +251,7 @@ struct GraphLinksTests {
       }
     }
     // One reader at a time: observed and unobserved alternate, and end unobserved.
-    // Each of the 2 000 readers is told at least once each way. A cancellation that
+    // Each of the 2 000 readers causes at least one pair of calls. A cancellation that
     // meets a run of the same observation on the writing thread (the write re-ran it)
     // drops the links at once, and the run links the value again before it sees the
     // cancellation and drops them: one more pair, still in order.
