@@ -21,28 +21,36 @@
 /// (For a one-shot tracking, whose handle does *not* cancel when released, see
 /// ``PendingTracking``.)
 public final class TrackingToken: Sendable, Hashable {
-  private let onCancel: @Sendable () -> Void
-  private let state = Locked(false)
-  let reaction: Reaction?
+  // A token of an observation is one allocation: whether it was cancelled is kept in
+  // the reaction's state, under its lock (`NodeState.tokenCancelled`), and most have
+  // nothing else to do when cancelled.
 
+  /// The observation, for a token that keeps one.
+  let reaction: Reaction?
+  /// What else a cancellation does (a timed observation's timers, removing hooks).
+  private let onCancel: (@Sendable () -> Void)?
+  /// Whether a token without an observation was cancelled.
+  private let cancelledFlag: Locked<Bool>?
+
+  /// A token that does `onCancel` when cancelled, and keeps no observation.
   init(onCancel: @escaping @Sendable () -> Void) {
+    reaction = nil
     self.onCancel = onCancel
-    self.reaction = nil
+    cancelledFlag = Locked(false)
   }
 
   init(_ observation: Reaction) {
-    self.onCancel = { observation.cancel() }
-    self.reaction = observation
+    reaction = observation
+    onCancel = nil
+    cancelledFlag = nil
   }
 
   /// A token for `observation` that also does `alsoOnCancel` when cancelled (a timed
   /// observation's timers).
   init(_ observation: Reaction, alsoOnCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = {
-      observation.cancel()
-      alsoOnCancel()
-    }
-    self.reaction = observation
+    reaction = observation
+    onCancel = alsoOnCancel
+    cancelledFlag = nil
   }
 
   /// What the observation's latest run read: each object type and property it now
@@ -65,15 +73,22 @@ public final class TrackingToken: Sendable, Hashable {
   /// Stops the observation: the callback does not run again, is released, and nothing
   /// of it stays linked to what it read. Calling it more than once does nothing.
   public func cancel() {
-    let first = state.withLock { cancelled -> Bool in
+    func setting(_ cancelled: inout Bool) -> Bool {
       defer { cancelled = true }
       return !cancelled
     }
-    if first { onCancel() }
+    let first =
+      if let reaction { reaction.state.withLock { setting(&$0.tokenCancelled) } }
+      else { cancelledFlag.unsafelyUnwrapped.withLock { setting(&$0) } }
+    guard first else { return }
+    reaction?.cancel()
+    onCancel?()
   }
 
   /// Whether ``cancel()`` was called (by you, or by releasing the token).
-  public var isCancelled: Bool { state.withLock { $0 } }
+  public var isCancelled: Bool {
+    if let reaction { reaction.state.withLock { $0.tokenCancelled } } else { cancelledFlag.unsafelyUnwrapped.withLock { $0 } }
+  }
 
   /// Keeps this token in `set`, so that the observation lives as long as the set
   /// holds it.

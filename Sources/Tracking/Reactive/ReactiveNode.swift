@@ -54,12 +54,12 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   // `@unchecked Sendable`: the mutable state is behind `state`'s lock; the rest is
   // immutable after `init`.
 
-  /// The node's state, under its lock.
-  let state: Locked<NodeState>
+  /// The node's state, under its lock, in one allocation with its graph node.
+  let state: NodeMemory
 
   /// The node's place in the reactive graph: its links, and a computation's flags and
-  /// version. Under the graph lock (see ``Graph``).
-  let graph: GraphRef
+  /// version. Under the graph lock (see ``Graph``). In the memory of ``state``.
+  @inline(__always) var graph: GraphRef { state.graph }
 
   /// How much of a change this node keeps (its runs' events, its `lastEvent`).
   let changeNeeds: TrackingObserver.Handler.Needs
@@ -88,8 +88,7 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
     self.hearsWillSet = hearsWillSet
     self.hearsDidSet = hearsDidSet
     self.isComputation = isComputation
-    state = Locked(NodeState())
-    graph = GraphRef.allocate(capacity: 1)
+    state = NodeMemory(NodeState())
     super.init()
     graph.initialize(to: GraphNode(node: self, kind: isComputation ? .computation : .reaction))
     Introspection.register(self)
@@ -186,8 +185,8 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
     // has it pinned: a pin holds the references of the links dropped meanwhile.
     assert(graph.pointee.pins == 0, "A node was freed while a pull had it pinned.")
     Graph.freeReadIndex(of: graph)
+    // The memory goes with `state`.
     graph.deinitialize(count: 1)
-    graph.deallocate()
   }
 }
 
@@ -199,6 +198,9 @@ struct NodeState {
   /// What the latest run owns was ended, or is being ended, by a cancellation (see
   /// ``Reaction``'s "Ownership").
   var ownedEnded = false
+  /// The reaction's ``TrackingToken`` was cancelled (by its user, or by its release):
+  /// the token's own flag, kept here so that a token is one allocation.
+  var tokenCancelled = false
   /// A property the node read changed since its latest run.
   var dirty = false
   /// A computation the node read may have changed since its latest run: it must
