@@ -23,30 +23,47 @@ import CTrackingSupport
 /// no run takes an object made later at the same address for this one, and the
 /// reactions that read them hear of the deallocation. A detached source lives on, never
 /// written again, until the runs that linked to it read something else or end.
-final class PropertySource {
+final class PropertySource: ManagedBuffer<PropertySource.Fields, GraphNode> {
+  // One allocation: the source's graph node is the buffer's element, after its fields.
+
   /// The property's number for a whole-object read.
   static let everyProperty = -1
 
-  /// The source's place in the graph; freed with the source.
-  let graph: GraphRef
-  /// The object's type, for naming the property (introspection).
-  let type: any Trackable.Type
-  /// The storage's handle, when the property has observed/unobserved hooks: its
-  /// subscribers' comings and goings are told to the hooks through it. Under the graph
-  /// lock.
-  var hooks: StorageHandle?
+  struct Fields {
+    /// The object's type, for naming the property (introspection).
+    let type: any Trackable.Type
+    /// The storage's handle, when the property has observed/unobserved hooks: its
+    /// subscribers' comings and goings are told to the hooks through it. Under the
+    /// graph lock.
+    var hooks: StorageHandle?
+  }
 
-  init(storage: RegistrarStorage, id: Int, type: any Trackable.Type) {
-    self.type = type
-    graph = GraphRef.allocate(capacity: 1)
-    graph.initialize(to: GraphNode(source: self, storage: Unmanaged.passUnretained(storage).toOpaque(), id: id))
+  /// A new source of property `id` of the object whose registrar storage is `storage`.
+  static func make(storage: RegistrarStorage, id: Int, type: any Trackable.Type) -> PropertySource {
+    let buffer = create(minimumCapacity: 1) { _ in Fields(type: type, hooks: nil) }
+    let source = unsafeDowncast(buffer, to: PropertySource.self)
+    source.graph.initialize(
+      to: GraphNode(source: source, storage: Unmanaged.passUnretained(storage).toOpaque(), id: id))
+    return source
   }
 
   deinit {
     // No link names the source any more (a link holds it), and no walk has it pinned:
-    // pulls pin only computations.
+    // pulls pin only computations. (The fields go with the buffer.)
     graph.deinitialize(count: 1)
-    graph.deallocate()
+  }
+
+  /// The source's place in the graph, in the source's memory.
+  @inline(__always) var graph: GraphRef { withUnsafeMutablePointerToElements { $0 } }
+
+  /// The object's type, for naming the property (introspection).
+  var type: any Trackable.Type { withUnsafeMutablePointerToHeader { $0.pointee.type } }
+
+  /// The storage's handle, when the property has observed/unobserved hooks. Under the
+  /// graph lock.
+  var hooks: StorageHandle? {
+    get { withUnsafeMutablePointerToHeader { $0.pointee.hooks } }
+    set { withUnsafeMutablePointerToHeader { $0.pointee.hooks = newValue } }
   }
 
   /// The property's number.
@@ -54,7 +71,7 @@ final class PropertySource {
 }
 
 /// The sources of one object's properties (see ``PropertySource``), in its storage's
-/// extras (which own it), under the storage's lock. In memory of its own, as plain
+/// extras (in their memory), under the storage's lock. Reached by pointer, as plain
 /// pointers to the sources' graph nodes: a write finds its property's source without a
 /// retain or an exclusivity check. Few per object: a short list, indexed once it grows.
 struct SourceTable {
@@ -77,24 +94,18 @@ struct SourceTable {
   /// write of them reaches the did-set (see ``RegistrarStorage/publish(_:_:)``). Sources
   /// stay until the object goes, so this only grows.
   private(set) var masks = RegistrarStorage.Masks()
-  // The table holds a reference to each source, its node's owner (released in `free`).
+  // The table holds a reference to each source, its node's owner (released in
+  // `releaseSources(of:)`).
 
   /// Past this many sources, they are found through a dictionary.
   private static let indexThreshold = 8
 
-  /// A new, empty table.
-  static func make() -> Ref {
-    let table = Ref.allocate(capacity: 1)
-    table.initialize(to: SourceTable())
-    return table
-  }
-
-  /// Frees `table`, releasing its sources (a source lives on while a link names it).
-  static func free(_ table: Ref) {
+  /// Releases the table's sources (a source lives on while a link names it) and frees
+  /// the memory it allocated; the table's own memory is its owner's (the storage's
+  /// extras).
+  static func releaseSources(of table: Ref) {
     table.pointee.forEach { $0.pointee.owner.release() }
     table.pointee.more?.deallocate()
-    table.deinitialize(count: 1)
-    table.deallocate()
   }
 
   /// The source of property `id`, if it has one.
@@ -114,7 +125,7 @@ struct SourceTable {
   /// whether it was made now.
   mutating func source(_ id: Int, of storage: RegistrarStorage, type: any Trackable.Type) -> (GraphRef, isNew: Bool) {
     if let source = source(id) { return (source, false) }
-    let source = PropertySource(storage: storage, id: id, type: type)
+    let source = PropertySource.make(storage: storage, id: id, type: type)
     _ = Unmanaged.passRetained(source)
     let node = source.graph
     if id == PropertySource.everyProperty {
@@ -195,8 +206,7 @@ extension RegistrarStorage {
     var work = GraphWork()
     let isNew = withLock { state -> Bool in
       let extras = state.extrasCreatingIfNeeded()
-      if extras.sources == nil { extras.sources = SourceTable.make() }
-      let table = extras.sources.unsafelyUnwrapped
+      let table = extras.usingSources()
       let (source, isNew) = table.pointee.source(id, of: self, type: type)
       let hearsWillSet = node.pointee.hearsWillSet
       if hearsWillSet { table.pointee.notesWillSetHearer(of: id) }

@@ -65,21 +65,62 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
     var extras: Extras?
   }
 
-  /// Rarely used per-object state.
-  final class Extras {
-    /// Identifiers handed out to key paths that the macro did not number.
-    var dynamicIDs: [AnyKeyPath: Int] = [:]
-    /// How hooks and hooked sources refer to this storage (see ``StorageHandle``).
-    var handle: StorageHandle?
-    /// The observed/unobserved hooks of this object's properties (see ``HookTable``).
-    var hooks: HookTable?
-    /// The sources of the properties that nodes of the reactive graph read (see
-    /// ``PropertySource``), owned here. Under the storage's lock (hence no
-    /// exclusivity check).
-    @exclusivity(unchecked) var sources: SourceTable.Ref?
+  /// Rarely used per-object state, with the sources' table after it in the same
+  /// allocation (a node's first read of an object needs both). Under the storage's
+  /// lock; reached through pointers, so without exclusivity checks.
+  final class Extras: ManagedBuffer<Extras.Fields, SourceTable> {
+    struct Fields {
+      /// Identifiers handed out to key paths that the macro did not number.
+      var dynamicIDs: [AnyKeyPath: Int] = [:]
+      /// How hooks and hooked sources refer to this storage (see ``StorageHandle``).
+      var handle: StorageHandle?
+      /// The observed/unobserved hooks of this object's properties (see ``HookTable``).
+      var hooks: HookTable?
+      /// A node read one of the object's properties: the table is in use.
+      var hasSources = false
+    }
+
+    static func make() -> Extras {
+      let extras = unsafeDowncast(create(minimumCapacity: 1) { _ in Fields() }, to: Extras.self)
+      extras.withUnsafeMutablePointerToElements { $0.initialize(to: SourceTable()) }
+      return extras
+    }
 
     deinit {
-      if let sources { SourceTable.free(sources) }
+      withUnsafeMutablePointerToElements { table in
+        SourceTable.releaseSources(of: table)
+        _ = table.deinitialize(count: 1)
+      }
+    }
+
+    var dynamicIDs: [AnyKeyPath: Int] {
+      _read { yield withUnsafeMutablePointerToHeader { $0 }.pointee.dynamicIDs }
+      _modify { yield &withUnsafeMutablePointerToHeader { $0 }.pointee.dynamicIDs }
+    }
+
+    var handle: StorageHandle? {
+      get { withUnsafeMutablePointerToHeader { $0.pointee.handle } }
+      set { withUnsafeMutablePointerToHeader { $0.pointee.handle = newValue } }
+    }
+
+    var hooks: HookTable? {
+      get { withUnsafeMutablePointerToHeader { $0.pointee.hooks } }
+      set { withUnsafeMutablePointerToHeader { $0.pointee.hooks = newValue } }
+    }
+
+    /// The sources of the properties that nodes of the reactive graph read (see
+    /// ``PropertySource``), `nil` until a node first reads one.
+    @inline(__always)
+    var sources: SourceTable.Ref? {
+      withUnsafeMutablePointers { fields, table in fields.pointee.hasSources ? table : nil }
+    }
+
+    /// The sources' table, in use from now on.
+    func usingSources() -> SourceTable.Ref {
+      withUnsafeMutablePointers { fields, table in
+        fields.pointee.hasSources = true
+        return table
+      }
     }
   }
 
@@ -323,7 +364,7 @@ final class RegistrarStorage: ManagedBuffer<RegistrarStorage.State, tracking_reg
 extension RegistrarStorage.State {
   mutating func extrasCreatingIfNeeded() -> RegistrarStorage.Extras {
     if let extras { return extras }
-    let created = RegistrarStorage.Extras()
+    let created = RegistrarStorage.Extras.make()
     extras = created
     return created
   }
