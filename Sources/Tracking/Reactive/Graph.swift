@@ -359,8 +359,9 @@ struct GraphWork {
     var hooks = SmallList<HookTable.Transitions>()
     /// The storages whose sources' hooks must look at the sources again.
     var settles = SmallList<StorageHandle>()
-    /// Nodes released by dropped links.
-    var releases = SmallList<Unmanaged<AnyObject>>()
+    /// Nodes released by dropped links, a link's two in one entry: dropping one link
+    /// is then one entry, which the list holds without memory of its own.
+    var releases = SmallList<(Unmanaged<AnyObject>?, Unmanaged<AnyObject>?)>()
 
     /// Frees the lists' memory (see ``SmallList/deallocate()``).
     mutating func deallocate() {
@@ -437,7 +438,12 @@ struct GraphWork {
   /// first subscriber or lost its last).
   mutating func settleHooks(_ handle: StorageHandle) { withLists { $0.settles.append(handle) } }
 
-  mutating func release(_ node: Unmanaged<AnyObject>) { withLists { $0.releases.append(node) } }
+  /// Releases the references of a dropped link (those not held for a pin) once the
+  /// lock is left.
+  mutating func release(_ dep: Unmanaged<AnyObject>?, _ sub: Unmanaged<AnyObject>?) {
+    guard dep != nil || sub != nil else { return }
+    withLists { $0.releases.append((dep, sub)) }
+  }
 
   /// Does the work, with the graph lock released. `change` describes the write that
   /// made it, for the nodes told of it (as far as ``needs`` asks); `willSet`: the write
@@ -507,7 +513,10 @@ struct GraphWork {
     }
     work.pointee.announcing.forEach { $0.release() }
     work.pointee.unobserved.forEach { $0.computation.release() }
-    work.pointee.releases.forEach { $0.release() }
+    work.pointee.releases.forEach {
+      $0.0?.release()
+      $0.1?.release()
+    }
   }
 
   /// Whether the work is one node to tell, and nothing else.

@@ -286,24 +286,23 @@ extension Graph {
       dep.pointee.subsTail = link.pointee.prevSub
     }
     if link.pointee.sub.pointee.hearsWillSet { dep.pointee.willSetSubscribers -= 1 }
-    releaseLinkReference(dep, work: &work)
-    releaseLinkReference(link.pointee.sub, work: &work)
+    work.release(heldReference(dep), heldReference(link.pointee.sub))
     link.deinitialize(count: 1)
     if !tracking_graph_keep_spare_link(link) { link.deallocate() }
     if dep.pointee.subs == nil { subscribersChanged(dep, observed: false, work: &work) }
   }
 
-  /// Releases a dropped link's reference to `node` once the lock is left, or, while
-  /// a pull has the node pinned, holds it until the last pin goes (see
-  /// ``GraphNode/pin()``).
+  /// A dropped link's reference to `node`, to release once the lock is left; or `nil`
+  /// while a pull has the node pinned: the node then holds it until the last pin goes
+  /// (see ``GraphNode/pin()``).
   @inline(__always)
-  private static func releaseLinkReference(_ node: GraphRef, work: inout GraphWork) {
+  private static func heldReference(_ node: GraphRef) -> Unmanaged<AnyObject>? {
     // Only computations are pinned (by pulls).
     if _slowPath(node.pointee.pins != 0) {
       node.pointee.heldReleases += 1
-    } else {
-      work.release(node.pointee.owner)
+      return nil
     }
+    return node.pointee.owner
   }
 
   /// A node's subscribers went from none to some, or back: its hooks hear it if they
