@@ -21,6 +21,9 @@ public struct SBenchCase: Sendable {
   /// Effect runs the timed part should cause, given `count`, or `nil` where the case
   /// makes effects (every one runs once, as it is made).
   public let expectedEffectRuns: (@Sendable (Int) -> Int)?
+  /// The same work written by hand, given `count`, where there is one: making plain
+  /// objects, the floor under making signals.
+  public var byHand: (@Sendable (Int) -> Void)? = nil
 
   /// The suite's constant `COUNT`.
   public static let baseCount = 100_000
@@ -79,7 +82,13 @@ public struct SBenchCase: Sendable {
           for i in 0..<count { made.append(graph.signal(i)) }
           sink(made)
           return {}
-        }, expectedEffectRuns: nil),
+        }, expectedEffectRuns: nil,
+        byHand: { count in
+          var made: [PlainSignal] = []
+          made.reserveCapacity(count)
+          for i in 0..<count { made.append(PlainSignal(i)) }
+          sink(made)
+        }),
       effects("create0to1", count: n, signals: 0, perEffect: 1, fanIn: 0),
       effects("create1to1", count: n, signals: n, perEffect: 1, fanIn: 1),
       effects("create2to1", count: n / 2, signals: n, perEffect: 1, fanIn: 2),
@@ -98,4 +107,11 @@ public struct SBenchCase: Sendable {
       update("update1to1000", count: n, signals: 1, effects: 1000, fanIn: 1) { $0 / 10 },
     ]
   }()
+}
+
+/// A signal written by hand: one integer in an object of its own, nothing tracked.
+public final class PlainSignal: @unchecked Sendable {
+  public var value: Int
+
+  public init(_ value: Int) { self.value = value }
 }

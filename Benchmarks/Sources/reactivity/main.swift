@@ -6,6 +6,7 @@
 //   swift run -c release --package-path Benchmarks reactivity            # full run
 //   swift run -c release --package-path Benchmarks reactivity --quick    # CI: checks, few samples
 //   ... reactivity --filter diamond                                     # cases whose name contains it
+//   ... reactivity --filter createComputations --cases                  # and each S.js case's own time
 //
 // Exits with status 1 if any check fails.
 import Foundation
@@ -15,6 +16,8 @@ import Tracking
 struct Options {
   var quick = false
   var filter: String?
+  /// Prints each S.js case's time under its group's sum.
+  var cases = false
 
   init(_ arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -22,8 +25,9 @@ struct Options {
       switch argument {
       case "--quick", "--smoke": quick = true
       case "--filter": filter = iterator.next()
+      case "--cases": cases = true
       case "-h", "--help":
-        print("usage: reactivity [--quick] [--filter SUBSTRING]")
+        print("usage: reactivity [--quick] [--filter SUBSTRING] [--cases]")
         exit(0)
       default:
         FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8))
@@ -168,7 +172,10 @@ for config in DynamicGraphConfig.perfTests where options.includes(config.descrip
 
 for group in SBenchCase.Group.allCases where options.includes(group.rawValue) {
   var total = 0.0
+  var handTotal: Double? = nil
   var checked = "✓"
+  var caseRows: [(String, Double, Double?)] = []
+  let samples = options.quick ? 1 : 10
   for sCase in SBenchCase.all where sCase.group == group {
     let count = options.quick ? max(1, sCase.count / 100) : sCase.count
     let signals = options.quick ? max(sCase.signals / 100, sCase.signals > 0 ? 1000 : 0) : sCase.signals
@@ -185,7 +192,7 @@ for group in SBenchCase.Group.allCases where options.includes(group.rawValue) {
       return (milliseconds(ContinuousClock.now - start), runs)
     }
     var best = Double.infinity
-    for _ in 0..<(options.quick ? 1 : 10) {
+    for _ in 0..<samples {
       let (time, runs) = once()
       best = min(best, time)
       if let expected = sCase.expectedEffectRuns?(count), runs != expected, checked == "✓" {
@@ -193,8 +200,17 @@ for group in SBenchCase.Group.allCases where options.includes(group.rawValue) {
       }
     }
     total += best
+    var hand: Double? = nil
+    if let byHand = sCase.byHand {
+      hand = fastest(samples) { byHand(count) }
+      handTotal = (handTotal ?? 0) + hand!
+    }
+    caseRows.append((sCase.name, best, hand))
   }
-  row(group.rawValue, total, nil, checked)
+  row(group.rawValue, total, handTotal, checked)
+  if options.cases {
+    for (name, time, hand) in caseRows { row("  \(name)", time, hand, "") }
+  }
 }
 
 print("")
