@@ -304,7 +304,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 
   private func recomputeClaimedInBatch(thread: UInt) {
     defer { tracking_lock_unlock(updateLock) }
-    if introspects { state.withLock { $0.causes.beginRun() } }
+    if introspects { state.withLock { $0.causesBeginRun() } }
     recompute(thread: thread)
   }
 
@@ -336,7 +336,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
       return true
     }
     guard mustCompute else { return }
-    if introspects { state.withLock { $0.causes.beginRun() } }
+    if introspects { state.withLock { $0.causesBeginRun() } }
     recompute(thread: thread)
   }
 

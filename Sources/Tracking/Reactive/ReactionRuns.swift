@@ -65,7 +65,7 @@ extension NodeState {
     changedInSeveralBatches = false
     nextRunIsScheduled = false
     runningThread = thread
-    causes.beginRun()
+    causesBeginRun()
     if mustPull {
       // The change stays where it is until the pull confirms or drops it.
       if pendingChange == nil { pendingChange = KeptChange(kind: .didSet, description: .none) }
@@ -97,7 +97,7 @@ extension NodeState {
       lastChange = pendingChange.take()
       pendingIsUnconfirmed = false
     } else {
-      lastChange = unconfirmedChange.take()
+      lastChange = takeUnconfirmedChange()
     }
   }
 
