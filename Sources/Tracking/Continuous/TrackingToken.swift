@@ -87,7 +87,11 @@ public final class TrackingToken: Sendable, Hashable {
 
   /// Whether ``cancel()`` was called (by you, or by releasing the token).
   public var isCancelled: Bool {
-    if let reaction { reaction.state.withLock { $0.tokenCancelled } } else { cancelledFlag.unsafelyUnwrapped.withLock { $0 } }
+    if let reaction {
+      reaction.state.withLock { $0.tokenCancelled }
+    } else {
+      cancelledFlag.unsafelyUnwrapped.withLock { $0 }
+    }
   }
 
   /// Keeps this token in `set`, so that the observation lives as long as the set

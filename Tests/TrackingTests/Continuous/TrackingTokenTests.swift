@@ -38,7 +38,7 @@ extension ContinuousTrackingSuites {
       #expect(token.isCancelled)
     }
 
-    @Test func aHooksTokenIsCancelledOnceAndRemovesTheHooks() {
+    @Test func aHooksTokenKeepsItsOwnFlagAndItsCancelRemovesTheHooks() {
       let meter = Meter()
       let log = Received<String>()
       let hooks = meter.onObservation(of: \.level) { log.append("observed") } unobserved: { log.append("unobserved") }
