@@ -1,0 +1,126 @@
+/// A random graph of derived values over tracked properties, with effects, and the
+/// writes, transactions, reads and cancellations to run on it (see
+/// ``DerivedGraphPropertyTests``). Plain values: the same script runs against the
+/// runtime and is evaluated by hand, here, to say what every read must return.
+
+/// What a computation or an effect reads: a signal (a tracked property) or a
+/// computation made before the reader.
+enum GraphInput: Hashable, Sendable, CustomStringConvertible {
+  case signal(Int)
+  case computation(Int)
+
+  var description: String {
+    switch self {
+    case .signal(let index): "s\(index)"
+    case .computation(let index): "c\(index)"
+    }
+  }
+}
+
+/// One read of a closure: `input`; or, with `onlyIfOdd`, first that input, and `input`
+/// only when its value is odd (a dependency that comes and goes between runs).
+struct GraphRead: Sendable, CustomStringConvertible {
+  let input: GraphInput
+  let onlyIfOdd: GraphInput?
+
+  var description: String { onlyIfOdd.map { "\($0)?\(input)" } ?? "\(input)" }
+}
+
+/// A computation: the sum of what it reads plus its own number, modulo `modulus` (small
+/// moduli make many recomputations end with an equal value, which must stop there).
+struct GraphComputation: Sendable {
+  let reads: [GraphRead]
+  let modulus: Int
+}
+
+/// A step inside a transaction.
+enum GraphStep: Sendable, CustomStringConvertible {
+  case write(signal: Int, value: Int)
+  case read(computation: Int)
+
+  var description: String {
+    switch self {
+    case .write(let signal, let value): "s\(signal)=\(value)"
+    case .read(let computation): "read c\(computation)"
+    }
+  }
+}
+
+/// A top-level operation. A write outside a transaction runs the effects it reaches
+/// before it returns; a transaction runs them once, at its end.
+enum GraphOp: Sendable, CustomStringConvertible {
+  case write(signal: Int, value: Int)
+  case transaction([GraphStep])
+  case read(computation: Int)
+  case cancel(effect: Int)
+
+  var description: String {
+    switch self {
+    case .write(let signal, let value): "s\(signal)=\(value)"
+    case .transaction(let steps): "transaction { \(steps.map(\.description).joined(separator: "; ")) }"
+    case .read(let computation): "read c\(computation)"
+    case .cancel(let effect): "cancel e\(effect)"
+    }
+  }
+}
+
+struct DerivedGraphScript: Sendable, CustomStringConvertible {
+  let signalCount: Int
+  /// Computation `i` reads only signals and computations numbered below `i`.
+  let computations: [GraphComputation]
+  let effects: [[GraphRead]]
+  let ops: [GraphOp]
+
+  var description: String {
+    var lines = ["signals: \(signalCount)"]
+    for (index, computation) in computations.enumerated() {
+      let sum = (computation.reads.map(\.description) + ["\(index)"]).joined(separator: " + ")
+      lines.append("c\(index) = (\(sum)) % \(computation.modulus)")
+    }
+    for (index, reads) in effects.enumerated() {
+      lines.append("e\(index) reads \(reads.map(\.description).joined(separator: ", "))")
+    }
+    lines += ops.map(\.description)
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: Evaluation by hand
+
+  /// Every computation's value for these signal values, in order.
+  func values(signals: [Int]) -> [Int] {
+    var values: [Int] = []
+    for (index, computation) in computations.enumerated() {
+      var sum = index
+      for read in computation.reads {
+        if let condition = read.onlyIfOdd, value(of: condition, signals: signals, computed: values) % 2 == 0 {
+          continue
+        }
+        sum += value(of: read.input, signals: signals, computed: values)
+      }
+      values.append(sum % computation.modulus)
+    }
+    return values
+  }
+
+  func value(of input: GraphInput, signals: [Int], computed: [Int]) -> Int {
+    switch input {
+    case .signal(let index): signals[index]
+    case .computation(let index): computed[index]
+    }
+  }
+
+  /// The signals that computation `index` may read, through any of its reads and
+  /// theirs.
+  func reachableSignals(of index: Int) -> Set<Int> {
+    var signals: Set<Int> = []
+    for read in computations[index].reads {
+      for input in [read.input] + (read.onlyIfOdd.map { [$0] } ?? []) {
+        switch input {
+        case .signal(let signal): signals.insert(signal)
+        case .computation(let computation): signals.formUnion(reachableSignals(of: computation))
+        }
+      }
+    }
+    return signals
+  }
+}

@@ -1,0 +1,237 @@
+import Tracking
+
+/// The signals of a ``DerivedGraphScript``: up to four tracked properties.
+@Trackable final class GraphSignals: @unchecked Sendable {
+  var s0 = 0
+  var s1 = 0
+  var s2 = 0
+  var s3 = 0
+
+  func value(_ index: Int) -> Int {
+    switch index {
+    case 0: s0
+    case 1: s1
+    case 2: s2
+    default: s3
+    }
+  }
+
+  func set(_ index: Int, to value: Int) {
+    switch index {
+    case 0: s0 = value
+    case 1: s1 = value
+    case 2: s2 = value
+    default: s3 = value
+    }
+  }
+}
+
+/// Runs a ``DerivedGraphScript`` on the runtime — signals are tracked properties,
+/// computations `Derived` values, effects `observe` closures, transactions
+/// `withTransaction` — and checks each step against its own account of the graph,
+/// kept beside it in plain values. It records what breaks a rule in `failures`:
+///
+/// - **Values.** Every value read, by a computation's closure, an effect or the script
+///   itself, is the value computed by hand from the signals as they are at that moment:
+///   no read ever sees a mix of old and new inputs.
+/// - **Computations.** Between two writes, a computation's closure runs at most once;
+///   and it runs again only if a signal it can reach changed since its previous run.
+/// - **Effects.** An effect never runs inside a transaction. After each top-level
+///   operation it has run at most once, and it has run exactly when an input its
+///   previous run read has moved on: a signal written with a different value, or a
+///   computation whose value changed (by its version: a value that changed and changed
+///   back within a transaction counts, as in every push-pull engine), or would change
+///   if brought up to date.
+///
+/// Single-threaded: `@unchecked Sendable` only lets the closures be handed to
+/// `Derived` and `observe`.
+final class DerivedGraphWorld: @unchecked Sendable {
+  let script: DerivedGraphScript
+  private let signals = GraphSignals()
+  private var derived: [Derived<Int>] = []
+  private var tokens: [TrackingToken?] = []
+
+  // The account, by hand.
+  private var signalValues: [Int]
+  private var signalVersions: [Int]
+  /// What each computation's closure last returned (the runtime's cache).
+  private var cached: [Int?]
+  /// Moves when a computation's closure returns a value other than `cached`.
+  private var computationVersions: [Int]
+  /// The signals' versions when each computation last ran.
+  private var signalVersionsAtRun: [[Int]]
+  /// The computations whose closure ran since the last write.
+  private var ranSinceWrite: Set<Int> = []
+  /// What each live effect's latest run read, with the version it saw.
+  private var effectReads: [[(input: GraphInput, version: Int)]?]
+  private var effectRunsInOp: [Int]
+  private var inTransaction = false
+
+  private(set) var failures: [String] = []
+  /// How many times each effect ran, its first run included.
+  private(set) var effectRuns: [Int]
+
+  init(_ script: DerivedGraphScript) {
+    self.script = script
+    signalValues = Array(repeating: 0, count: script.signalCount)
+    signalVersions = Array(repeating: 0, count: script.signalCount)
+    cached = Array(repeating: nil, count: script.computations.count)
+    computationVersions = Array(repeating: 0, count: script.computations.count)
+    signalVersionsAtRun = Array(repeating: [], count: script.computations.count)
+    effectReads = Array(repeating: nil, count: script.effects.count)
+    effectRunsInOp = Array(repeating: 0, count: script.effects.count)
+    effectRuns = Array(repeating: 0, count: script.effects.count)
+  }
+
+  /// Builds the graph, starts the effects (each runs once), and runs the operations.
+  func run() {
+    for index in script.computations.indices {
+      derived.append(Derived { [unowned self] in self.compute(index) })
+    }
+    for index in script.effects.indices {
+      tokens.append(observe { [unowned self] in self.runEffect(index) })
+      if effectReads[index] == nil { failures.append("e\(index) did not run when it started") }
+    }
+    for (number, op) in script.ops.enumerated() {
+      perform(op, number: number)
+    }
+    for token in tokens { token?.cancel() }
+  }
+
+  // MARK: Operations
+
+  private func perform(_ op: GraphOp, number: Int) {
+    let readsBefore = effectReads
+    effectRunsInOp = Array(repeating: 0, count: script.effects.count)
+    switch op {
+    case .write(let signal, let value):
+      write(signal, value)
+    case .transaction(let steps):
+      withTransaction {
+        inTransaction = true
+        for step in steps {
+          switch step {
+          case .write(let signal, let value): write(signal, value)
+          case .read(let computation): readAtTopLevel(computation)
+          }
+        }
+        inTransaction = false
+      }
+    case .read(let computation):
+      readAtTopLevel(computation)
+    case .cancel(let effect):
+      guard effect < tokens.count else { break }
+      tokens[effect]?.cancel()
+      tokens[effect] = nil
+      effectReads[effect] = nil
+    }
+    checkEffects(after: "op \(number) (\(op))", readsBefore: readsBefore)
+  }
+
+  private func write(_ signal: Int, _ value: Int) {
+    guard signal < script.signalCount else { return }
+    ranSinceWrite.removeAll()
+    // An equal value is not a change (the property's `==`): nothing moves.
+    if value != signalValues[signal] { signalVersions[signal] += 1 }
+    // Updated first: a write outside a transaction runs the effects before it returns.
+    signalValues[signal] = value
+    signals.set(signal, to: value)
+  }
+
+  private func readAtTopLevel(_ computation: Int) {
+    guard computation < derived.count else { return }
+    let expected = script.values(signals: signalValues)[computation]
+    let value = derived[computation].value
+    if value != expected { failures.append("the script read c\(computation) = \(value), expected \(expected)") }
+  }
+
+  // MARK: Closures
+
+  private func compute(_ index: Int) -> Int {
+    if ranSinceWrite.contains(index) { failures.append("c\(index) ran twice with no write between") }
+    ranSinceWrite.insert(index)
+    if cached[index] != nil {
+      let moved = script.reachableSignals(of: index).contains { signalVersions[$0] != signalVersionsAtRun[index][$0] }
+      if !moved { failures.append("c\(index) ran again though no signal it can reach changed") }
+    }
+    signalVersionsAtRun[index] = signalVersions
+    let computation = script.computations[index]
+    var sum = index
+    for read in computation.reads {
+      if let condition = read.onlyIfOdd, self.read(condition, by: "c\(index)") % 2 == 0 { continue }
+      sum += self.read(read.input, by: "c\(index)")
+    }
+    let value = sum % computation.modulus
+    if cached[index] != value { computationVersions[index] += 1 }
+    cached[index] = value
+    return value
+  }
+
+  private func runEffect(_ index: Int) {
+    if inTransaction { failures.append("e\(index) ran inside a transaction") }
+    if index < tokens.count, tokens[index] == nil { failures.append("e\(index) ran after its cancellation") }
+    effectRunsInOp[index] += 1
+    effectRuns[index] += 1
+    var reads: [(input: GraphInput, version: Int)] = []
+    for read in script.effects[index] {
+      if let condition = read.onlyIfOdd {
+        let value = self.read(condition, by: "e\(index)")
+        reads.append((condition, version(of: condition)))
+        if value % 2 == 0 { continue }
+      }
+      _ = self.read(read.input, by: "e\(index)")
+      reads.append((read.input, version(of: read.input)))
+    }
+    effectReads[index] = reads
+  }
+
+  /// Reads `input` through the runtime, and checks the value against the account.
+  private func read(_ input: GraphInput, by reader: String) -> Int {
+    let value: Int
+    let expected: Int
+    switch input {
+    case .signal(let index):
+      value = signals.value(index)
+      expected = signalValues[index]
+    case .computation(let index):
+      value = derived[index].value
+      expected = script.values(signals: signalValues)[index]
+    }
+    if value != expected { failures.append("\(reader) read \(input) = \(value), expected \(expected)") }
+    return value
+  }
+
+  private func version(of input: GraphInput) -> Int {
+    switch input {
+    case .signal(let index): signalVersions[index]
+    case .computation(let index): computationVersions[index]
+    }
+  }
+
+  // MARK: Effects
+
+  /// Checks which effects ran during the operation against what their previous runs
+  /// read (`readsBefore`).
+  private func checkEffects(after operation: String, readsBefore: [[(input: GraphInput, version: Int)]?]) {
+    let values = script.values(signals: signalValues)
+    for index in script.effects.indices {
+      let runs = effectRunsInOp[index]
+      if runs > 1 { failures.append("e\(index) ran \(runs) times in \(operation)") }
+      // Started in this operation, or cancelled in it: nothing to expect.
+      guard let before = readsBefore[index], tokens[index] != nil else { continue }
+      let moved = before.filter { read in
+        switch read.input {
+        case .signal: return version(of: read.input) != read.version
+        case .computation(let computation):
+          return computationVersions[computation] != read.version || cached[computation] != values[computation]
+        }
+      }
+      if runs == 0, !moved.isEmpty {
+        failures.append("e\(index) did not run in \(operation), though \(moved.map(\.input)) moved on")
+      }
+      if runs > 0, moved.isEmpty {
+        failures.append("e\(index) ran in \(operation), though nothing it read moved on")
+      }
+    }
+  }
+}
