@@ -35,7 +35,9 @@ import Tracking
 ///   itself, is the value computed by hand from the signals as they are at that moment:
 ///   no read ever sees a mix of old and new inputs.
 /// - **Computations.** Between two writes, a computation's closure runs at most once;
-///   and it runs again only if a signal it can reach changed since its previous run.
+///   it runs again only if a signal it can reach changed since its previous run; and
+///   while an effect observes it, only if something its previous run read moved on
+///   (the equality cut-off, at every level).
 /// - **Effects.** An effect never runs inside a transaction. After each top-level
 ///   operation it has run at most once, and it has run exactly when an input its
 ///   previous run read has moved on: a signal written with a different value, or a
@@ -60,8 +62,13 @@ final class DerivedGraphWorld: @unchecked Sendable {
   private var computationVersions: [Int]
   /// The signals' versions when each computation last ran.
   private var signalVersionsAtRun: [[Int]]
+  /// What each computation's latest run read, with the version it saw.
+  private var computationReads: [[(input: GraphInput, version: Int)]]
   /// The computations whose closure ran since the last write.
   private var ranSinceWrite: Set<Int> = []
+  /// The computations that a live effect read, directly or through others, when the
+  /// operation under way started.
+  private var observedAtStart: Set<Int> = []
   /// What each live effect's latest run read, with the version it saw.
   private var effectReads: [[(input: GraphInput, version: Int)]?]
   private var effectRunsInOp: [Int]
@@ -78,6 +85,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
     cached = Array(repeating: nil, count: script.computations.count)
     computationVersions = Array(repeating: 0, count: script.computations.count)
     signalVersionsAtRun = Array(repeating: [], count: script.computations.count)
+    computationReads = Array(repeating: [], count: script.computations.count)
     effectReads = Array(repeating: nil, count: script.effects.count)
     effectRunsInOp = Array(repeating: 0, count: script.effects.count)
     effectRuns = Array(repeating: 0, count: script.effects.count)
@@ -103,6 +111,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
   private func perform(_ op: GraphOp, number: Int) {
     let readsBefore = effectReads
     effectRunsInOp = Array(repeating: 0, count: script.effects.count)
+    observedAtStart = observedComputations()
     switch op {
     case .write(let signal, let value):
       write(signal, value)
@@ -153,14 +162,28 @@ final class DerivedGraphWorld: @unchecked Sendable {
     if cached[index] != nil {
       let moved = script.reachableSignals(of: index).contains { signalVersions[$0] != signalVersionsAtRun[index][$0] }
       if !moved { failures.append("c\(index) ran again though no signal it can reach changed") }
+      // Observed, it is linked to its inputs: it runs only if one of them moved on (the
+      // pull brought the computations among them up to date first). Unobserved, it
+      // retires at its inputs' next change and runs again at its next read.
+      let readMoved = computationReads[index].contains { version(of: $0.input) != $0.version }
+      if observedAtStart.contains(index), !readMoved {
+        failures.append("c\(index) ran again though nothing it read moved on")
+      }
     }
     signalVersionsAtRun[index] = signalVersions
     let computation = script.computations[index]
     var sum = index
+    var reads: [(input: GraphInput, version: Int)] = []
     for read in computation.reads {
-      if let condition = read.onlyIfOdd, self.read(condition, by: "c\(index)") % 2 == 0 { continue }
+      if let condition = read.onlyIfOdd {
+        let value = self.read(condition, by: "c\(index)")
+        reads.append((condition, version(of: condition)))
+        if value % 2 == 0 { continue }
+      }
       sum += self.read(read.input, by: "c\(index)")
+      reads.append((read.input, version(of: read.input)))
     }
+    computationReads[index] = reads
     let value = sum % computation.modulus
     if cached[index] != value { computationVersions[index] += 1 }
     cached[index] = value
@@ -206,6 +229,17 @@ final class DerivedGraphWorld: @unchecked Sendable {
     case .signal(let index): signalVersions[index]
     case .computation(let index): computationVersions[index]
     }
+  }
+
+  private func observedComputations() -> Set<Int> {
+    var observed: Set<Int> = []
+    var inputs = effectReads.compactMap { $0 }.flatMap { $0.map(\.input) }
+    while let input = inputs.popLast() {
+      if case .computation(let index) = input, observed.insert(index).inserted {
+        inputs += computationReads[index].map(\.input)
+      }
+    }
+    return observed
   }
 
   // MARK: Effects
