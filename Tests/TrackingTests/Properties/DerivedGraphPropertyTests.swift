@@ -83,21 +83,28 @@ enum DerivedGraphGenerator {
         read(&rng, signals: signalCount, computations: computations.count)
       }
     }
-    let ops = (0..<Int.random(in: 1...maxOps, using: &rng)).map { _ -> GraphOp in
+    let graph = DerivedGraphScript(signalCount: signalCount, computations: computations, effects: effects, ops: [])
+    return graph.with(ops: ops(&rng, on: graph, count: Int.random(in: 1...maxOps, using: &rng)))
+  }
+
+  /// `count` operations on `graph`'s signals, computations and effects.
+  static func ops<R: RandomNumberGenerator>(_ rng: inout R, on graph: DerivedGraphScript, count: Int) -> [GraphOp] {
+    let signals = graph.signalCount
+    let computations = graph.computations.count
+    return (0..<count).map { _ -> GraphOp in
       switch Int.random(in: 0..<10, using: &rng) {
-      case 0..<4: write(&rng, signals: signalCount)
+      case 0..<4: write(&rng, signals: signals)
       case 4..<7:
         .transaction(
           (0..<Int.random(in: 1...4, using: &rng)).map { _ in
             Int.random(in: 0..<4, using: &rng) == 0
-              ? .read(computation: Int.random(in: 0..<computations.count, using: &rng))
-              : .write(signal: Int.random(in: 0..<signalCount, using: &rng), value: Int.random(in: 0...2, using: &rng))
+              ? .read(computation: Int.random(in: 0..<computations, using: &rng))
+              : .write(signal: Int.random(in: 0..<signals, using: &rng), value: Int.random(in: 0...2, using: &rng))
           })
-      case 7..<9: .read(computation: Int.random(in: 0..<computations.count, using: &rng))
-      default: .cancel(effect: Int.random(in: 0..<effects.count, using: &rng))
+      case 7..<9: .read(computation: Int.random(in: 0..<computations, using: &rng))
+      default: .cancel(effect: Int.random(in: 0..<graph.effects.count, using: &rng))
       }
     }
-    return DerivedGraphScript(signalCount: signalCount, computations: computations, effects: effects, ops: ops)
   }
 
   /// Reads favour computations (deeper graphs); one in four depends on a condition.
@@ -118,28 +125,34 @@ enum DerivedGraphGenerator {
 
   /// Fewer operations, fewer steps in a transaction, fewer effects.
   static func shrink(_ script: DerivedGraphScript) -> [DerivedGraphScript] {
-    func with(ops: [GraphOp]? = nil, effects: [[GraphRead]]? = nil) -> DerivedGraphScript {
-      DerivedGraphScript(
-        signalCount: script.signalCount, computations: script.computations, effects: effects ?? script.effects,
-        ops: ops ?? script.ops)
+    var candidates = shrink(script.ops).map { script.with(ops: $0) }
+    // Cancellations name effects by number: only the last effect is dropped.
+    if script.effects.count > 1 {
+      candidates.append(
+        DerivedGraphScript(
+          signalCount: script.signalCount, computations: script.computations,
+          effects: Array(script.effects.dropLast()), ops: script.ops))
     }
-    var candidates: [DerivedGraphScript] = []
-    for index in script.ops.indices {
-      var fewer = script.ops
+    return candidates
+  }
+
+  /// `ops` without one operation, or with one step fewer in a transaction.
+  static func shrink(_ ops: [GraphOp]) -> [[GraphOp]] {
+    var candidates: [[GraphOp]] = []
+    for index in ops.indices {
+      var fewer = ops
       fewer.remove(at: index)
-      candidates.append(with(ops: fewer))
-      if case .transaction(let steps) = script.ops[index], steps.count > 1 {
+      candidates.append(fewer)
+      if case .transaction(let steps) = ops[index], steps.count > 1 {
         for step in steps.indices {
           var shorter = steps
           shorter.remove(at: step)
-          var ops = script.ops
-          ops[index] = .transaction(shorter)
-          candidates.append(with(ops: ops))
+          var simpler = ops
+          simpler[index] = .transaction(shorter)
+          candidates.append(simpler)
         }
       }
     }
-    // Cancellations name effects by number: only the last effect is dropped.
-    if script.effects.count > 1 { candidates.append(with(effects: Array(script.effects.dropLast()))) }
     return candidates
   }
 }

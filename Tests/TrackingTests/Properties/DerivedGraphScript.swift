@@ -84,6 +84,11 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 
+  /// The same graph and effects, with other operations.
+  func with(ops: [GraphOp]) -> DerivedGraphScript {
+    DerivedGraphScript(signalCount: signalCount, computations: computations, effects: effects, ops: ops)
+  }
+
   // MARK: Evaluation by hand
 
   /// Every computation's value for these signal values, in order.
