@@ -103,7 +103,7 @@ public final class Derived<Value>: Trackable {
   }
 
   /// A derived value that compares its values with `==` when `notifyingOnlyWhenChanged`
-  /// is `true` (what `init(_:)` (for an `Equatable` value) does for an `Equatable` value), and counts every
+  /// is `true` (as `init(_:)` does for every `Equatable` value), and counts every
   /// recomputation as a change when it is `false`.
   @inlinable
   public convenience init(
