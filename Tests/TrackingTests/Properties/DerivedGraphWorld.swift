@@ -1,31 +1,5 @@
 import Tracking
 
-/// The signals of a ``DerivedGraphScript``: up to four tracked properties.
-@Trackable final class GraphSignals: @unchecked Sendable {
-  var s0 = 0
-  var s1 = 0
-  var s2 = 0
-  var s3 = 0
-
-  func value(_ index: Int) -> Int {
-    switch index {
-    case 0: s0
-    case 1: s1
-    case 2: s2
-    default: s3
-    }
-  }
-
-  func set(_ index: Int, to value: Int) {
-    switch index {
-    case 0: s0 = value
-    case 1: s1 = value
-    case 2: s2 = value
-    default: s3 = value
-    }
-  }
-}
-
 /// Runs a ``DerivedGraphScript`` on the runtime — signals are tracked properties,
 /// computations `Derived` values, effects `observe` closures, transactions
 /// `withTransaction` — and checks each step against its own account of the graph,
@@ -49,7 +23,8 @@ import Tracking
 /// `Derived` and `observe`.
 final class DerivedGraphWorld: @unchecked Sendable {
   let script: DerivedGraphScript
-  private let signals = GraphSignals()
+  /// The signals: the first `signalCount` of its properties.
+  private let signals = ScriptCell()
   private var derived: [Derived<Int>] = []
   private var tokens: [TrackingToken?] = []
 
@@ -144,7 +119,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
     if value != signalValues[signal] { signalVersions[signal] += 1 }
     // Updated first: a write outside a transaction runs the effects before it returns.
     signalValues[signal] = value
-    signals.set(signal, to: value)
+    signals.set(value, at: signal)
   }
 
   private func readAtTopLevel(_ computation: Int) {
@@ -214,7 +189,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
     let expected: Int
     switch input {
     case .signal(let index):
-      value = signals.value(index)
+      value = signals.value(at: index)
       expected = signalValues[index]
     case .computation(let index):
       value = derived[index].value
