@@ -49,7 +49,10 @@ struct DerivedGraphPropertyTests {
             ],
             modulus: 1000),
         ],
-        effects: [[GraphRead(input: .computation(2), onlyIfOdd: nil)], [GraphRead(input: .signal(0), onlyIfOdd: nil)]],
+        effects: [
+          GraphEffect(reads: [GraphRead(input: .computation(2), onlyIfOdd: nil)], takesEvents: false),
+          GraphEffect(reads: [GraphRead(input: .signal(0), onlyIfOdd: nil)], takesEvents: true),
+        ],
         ops: [
           .transaction([.write(signal: 0, value: 1), .read(computation: 2), .write(signal: 0, value: 0)]),
           .transaction([.write(signal: 0, value: 2), .write(signal: 0, value: 0)]),
@@ -79,9 +82,11 @@ enum DerivedGraphGenerator {
       computations.append(GraphComputation(reads: reads, modulus: [2, 3, 5, 1000].randomElement(using: &rng)!))
     }
     let effects = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-      (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-        read(&rng, signals: signalCount, computations: computations.count)
-      }
+      GraphEffect(
+        reads: (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+          read(&rng, signals: signalCount, computations: computations.count)
+        },
+        takesEvents: Bool.random(using: &rng))
     }
     let graph = DerivedGraphScript(signalCount: signalCount, computations: computations, effects: effects, ops: [])
     return graph.with(ops: ops(&rng, on: graph, count: Int.random(in: 1...maxOps, using: &rng)))

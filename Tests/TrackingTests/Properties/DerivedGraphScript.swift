@@ -33,6 +33,13 @@ struct GraphComputation: Sendable {
   let modulus: Int
 }
 
+/// An effect: what its closure reads, and whether it is a closure that takes the
+/// change's event (`withContinuousTracking`) rather than a plain one (`observe`).
+struct GraphEffect: Sendable {
+  let reads: [GraphRead]
+  let takesEvents: Bool
+}
+
 /// A step inside a transaction.
 enum GraphStep: Sendable, CustomStringConvertible {
   case write(signal: Int, value: Int)
@@ -68,7 +75,7 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
   let signalCount: Int
   /// Computation `i` reads only signals and computations numbered below `i`.
   let computations: [GraphComputation]
-  let effects: [[GraphRead]]
+  let effects: [GraphEffect]
   let ops: [GraphOp]
 
   var description: String {
@@ -77,8 +84,9 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
       let sum = (computation.reads.map(\.description) + ["\(index)"]).joined(separator: " + ")
       lines.append("c\(index) = (\(sum)) % \(computation.modulus)")
     }
-    for (index, reads) in effects.enumerated() {
-      lines.append("e\(index) reads \(reads.map(\.description).joined(separator: ", "))")
+    for (index, effect) in effects.enumerated() {
+      let kind = effect.takesEvents ? " (takes events)" : ""
+      lines.append("e\(index)\(kind) reads \(effect.reads.map(\.description).joined(separator: ", "))")
     }
     lines += ops.map(\.description)
     return lines.joined(separator: "\n")

@@ -93,7 +93,13 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     for index in graph.computations.indices {
       derived.append(Derived { [unowned self] in self.compute(index) })
     }
-    let started = graph.effects.indices.map { index in observe { [unowned self] in self.runEffect(index) } }
+    let started = graph.effects.enumerated().map { index, effect in
+      effect.takesEvents
+        ? withContinuousTracking(options: .didSet, delivery: .immediate, firstRun: .immediate) { [unowned self] _ in
+          self.runEffect(index)
+        }
+        : observe { [unowned self] in self.runEffect(index) }
+    }
     lock.withLock { tokens = started }
     DispatchQueue.concurrentPerform(iterations: threads.count) { thread in
       for round in 0..<rounds {
@@ -152,7 +158,7 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
 
   private func runEffect(_ index: Int) {
     var reads: [GraphInput: Int] = [:]
-    for read in graph.effects[index] {
+    for read in graph.effects[index].reads {
       if let condition = read.onlyIfOdd {
         let value = value(of: condition)
         reads[condition] = value

@@ -1,7 +1,8 @@
 import Tracking
 
 /// Runs a ``DerivedGraphScript`` on the runtime — signals are tracked properties,
-/// computations `Derived` values, effects `observe` closures, transactions
+/// computations `Derived` values, effects `observe` closures (or, for those that take
+/// events, immediate `withContinuousTracking(options: .didSet)` ones), transactions
 /// `withTransaction` — and checks each step against its own account of the graph,
 /// kept beside it in plain values. It records what breaks a rule in `failures`:
 ///
@@ -71,8 +72,15 @@ final class DerivedGraphWorld: @unchecked Sendable {
     for index in script.computations.indices {
       derived.append(Derived { [unowned self] in self.compute(index) })
     }
-    for index in script.effects.indices {
-      tokens.append(observe { [unowned self] in self.runEffect(index) })
+    for (index, effect) in script.effects.enumerated() {
+      if effect.takesEvents {
+        tokens.append(
+          withContinuousTracking(options: .didSet, delivery: .immediate, firstRun: .immediate) { [unowned self] event in
+            self.runEffect(index, kind: event.kind)
+          })
+      } else {
+        tokens.append(observe { [unowned self] in self.runEffect(index, kind: nil) })
+      }
       if effectReads[index] == nil { failures.append("e\(index) did not run when it started") }
     }
     for (number, op) in script.ops.enumerated() {
@@ -165,13 +173,18 @@ final class DerivedGraphWorld: @unchecked Sendable {
     return value
   }
 
-  private func runEffect(_ index: Int) {
+  /// `kind`: the event's, for an effect that takes events: `initial` for its first run,
+  /// `didSet` after.
+  private func runEffect(_ index: Int, kind: TrackingEvent.Kind?) {
     if inTransaction { failures.append("e\(index) ran inside a transaction") }
+    if let kind, kind != (effectRuns[index] == 0 ? .initial : .didSet) {
+      failures.append("e\(index)'s run \(effectRuns[index] + 1) had a \(kind) event")
+    }
     if index < tokens.count, tokens[index] == nil { failures.append("e\(index) ran after its cancellation") }
     effectRunsInOp[index] += 1
     effectRuns[index] += 1
     var reads: [(input: GraphInput, version: Int)] = []
-    for read in script.effects[index] {
+    for read in script.effects[index].reads {
       if let condition = read.onlyIfOdd {
         let value = self.read(condition, by: "e\(index)")
         reads.append((condition, version(of: condition)))
