@@ -41,13 +41,13 @@ struct DerivedGraphPropertyTests {
       DerivedGraphScript(
         signalCount: 1,
         computations: [
-          GraphComputation(reads: [GraphRead(input: .signal(0), onlyIfOdd: nil)], modulus: 1000),
-          GraphComputation(reads: [GraphRead(input: .signal(0), onlyIfOdd: nil)], modulus: 1000),
+          GraphComputation(reads: [GraphRead(input: .signal(0), onlyIfOdd: nil)], modulus: 1000, rule: .equatable),
+          GraphComputation(reads: [GraphRead(input: .signal(0), onlyIfOdd: nil)], modulus: 1000, rule: .equatable),
           GraphComputation(
             reads: [
               GraphRead(input: .computation(0), onlyIfOdd: nil), GraphRead(input: .computation(1), onlyIfOdd: nil),
             ],
-            modulus: 1000),
+            modulus: 1000, rule: .equatable),
         ],
         effects: [
           GraphEffect(reads: [GraphRead(input: .computation(2), onlyIfOdd: nil)], takesEvents: false),
@@ -79,7 +79,10 @@ enum DerivedGraphGenerator {
       let reads = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
         read(&rng, signals: signalCount, computations: index)
       }
-      computations.append(GraphComputation(reads: reads, modulus: [2, 3, 5, 1000].randomElement(using: &rng)!))
+      let rules: [GraphComputation.Rule] = [.equatable, .equatable, .sameParity, .alwaysDiffering]
+      let rule = rules.randomElement(using: &rng)!
+      computations.append(
+        GraphComputation(reads: reads, modulus: [2, 3, 5, 1000].randomElement(using: &rng)!, rule: rule))
     }
     let effects = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
       GraphEffect(

@@ -27,10 +27,31 @@ struct GraphRead: Sendable, CustomStringConvertible {
 }
 
 /// A computation: the sum of what it reads plus its own number, modulo `modulus` (small
-/// moduli make many recomputations end with an equal value, which must stop there).
+/// moduli make many recomputations end with an equal value, which must stop there),
+/// under one of `Derived`'s rules for what counts as a change.
 struct GraphComputation: Sendable {
+  enum Rule: Sendable {
+    /// `==` (`Derived(_:)` of an `Equatable` value).
+    case equatable
+    /// Values of the same parity are equal (`Derived(isEqual:_:)`): a recomputation
+    /// that yields one keeps the value cached.
+    case sameParity
+    /// Every recomputation is a change (`Derived(notifyingOnlyWhenChanged: false)`).
+    case alwaysDiffering
+  }
+
   let reads: [GraphRead]
   let modulus: Int
+  let rule: Rule
+
+  /// Whether a recomputation that yields `new` changes the value `old`.
+  func differs(_ old: Int, _ new: Int) -> Bool {
+    switch rule {
+    case .equatable: old != new
+    case .sameParity: old % 2 != new % 2
+    case .alwaysDiffering: true
+    }
+  }
 }
 
 /// An effect: what its closure reads, and whether it is a closure that takes the
@@ -82,7 +103,8 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
     var lines = ["signals: \(signalCount)"]
     for (index, computation) in computations.enumerated() {
       let sum = (computation.reads.map(\.description) + ["\(index)"]).joined(separator: " + ")
-      lines.append("c\(index) = (\(sum)) % \(computation.modulus)")
+      let rule = computation.rule == .equatable ? "" : " (\(computation.rule))"
+      lines.append("c\(index) = (\(sum)) % \(computation.modulus)\(rule)")
     }
     for (index, effect) in effects.enumerated() {
       let kind = effect.takesEvents ? " (takes events)" : ""
@@ -99,20 +121,31 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
 
   // MARK: Evaluation by hand
 
-  /// Every computation's value for these signal values, in order.
-  func values(signals: [Int]) -> [Int] {
+  /// Every computation's value for these signal values, in order. `cached`: each
+  /// computation's cached value, if any: a computation whose rule finds its new value
+  /// equal to the cached one keeps the cached one.
+  func values(signals: [Int], cached: [Int?]) -> [Int] {
     var values: [Int] = []
-    for (index, computation) in computations.enumerated() {
-      var sum = index
-      for read in computation.reads {
-        if let condition = read.onlyIfOdd, value(of: condition, signals: signals, computed: values) % 2 == 0 {
-          continue
-        }
-        sum += value(of: read.input, signals: signals, computed: values)
+    for index in computations.indices {
+      let new = compute(index) { value(of: $0, signals: signals, computed: values) }
+      if let old = cached[index], !computations[index].differs(old, new) {
+        values.append(old)
+      } else {
+        values.append(new)
       }
-      values.append(sum % computation.modulus)
     }
     return values
+  }
+
+  /// What computation `index`'s closure returns when `read` gives its inputs' values.
+  func compute(_ index: Int, reading read: (GraphInput) -> Int) -> Int {
+    let computation = computations[index]
+    var sum = index
+    for input in computation.reads {
+      if let condition = input.onlyIfOdd, read(condition) % 2 == 0 { continue }
+      sum += read(input.input)
+    }
+    return sum % computation.modulus
   }
 
   func value(of input: GraphInput, signals: [Int], computed: [Int]) -> Int {

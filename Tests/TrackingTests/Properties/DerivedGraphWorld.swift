@@ -32,9 +32,11 @@ final class DerivedGraphWorld: @unchecked Sendable {
   // The account, by hand.
   private var signalValues: [Int]
   private var signalVersions: [Int]
-  /// What each computation's closure last returned (the runtime's cache).
+  /// Each computation's value as the runtime caches it: what its closure last returned,
+  /// unless its rule found that equal to the value cached before, which it keeps.
   private var cached: [Int?]
-  /// Moves when a computation's closure returns a value other than `cached`.
+  /// Moves when a computation's closure returns a value that its rule finds different
+  /// from `cached`.
   private var computationVersions: [Int]
   /// The signals' versions when each computation last ran.
   private var signalVersionsAtRun: [[Int]]
@@ -70,7 +72,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
   /// Builds the graph, starts the effects (each runs once), and runs the operations.
   func run() {
     for index in script.computations.indices {
-      derived.append(Derived { [unowned self] in self.compute(index) })
+      derived.append(script.computations[index].derived { [unowned self] in self.compute(index) })
     }
     for (index, effect) in script.effects.enumerated() {
       if effect.takesEvents {
@@ -132,7 +134,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
 
   private func readAtTopLevel(_ computation: Int) {
     guard computation < derived.count else { return }
-    let expected = script.values(signals: signalValues)[computation]
+    let expected = script.values(signals: signalValues, cached: cached)[computation]
     let value = derived[computation].value
     if value != expected { failures.append("the script read c\(computation) = \(value), expected \(expected)") }
   }
@@ -154,22 +156,17 @@ final class DerivedGraphWorld: @unchecked Sendable {
       }
     }
     signalVersionsAtRun[index] = signalVersions
-    let computation = script.computations[index]
-    var sum = index
     var reads: [(input: GraphInput, version: Int)] = []
-    for read in computation.reads {
-      if let condition = read.onlyIfOdd {
-        let value = self.read(condition, by: "c\(index)")
-        reads.append((condition, version(of: condition)))
-        if value % 2 == 0 { continue }
-      }
-      sum += self.read(read.input, by: "c\(index)")
-      reads.append((read.input, version(of: read.input)))
+    let value = script.compute(index) { input in
+      let value = self.read(input, by: "c\(index)")
+      reads.append((input, version(of: input)))
+      return value
     }
     computationReads[index] = reads
-    let value = sum % computation.modulus
-    if cached[index] != value { computationVersions[index] += 1 }
-    cached[index] = value
+    if cached[index].map({ script.computations[index].differs($0, value) }) ?? true {
+      computationVersions[index] += 1
+      cached[index] = value
+    }
     return value
   }
 
@@ -206,7 +203,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
       expected = signalValues[index]
     case .computation(let index):
       value = derived[index].value
-      expected = script.values(signals: signalValues)[index]
+      expected = script.values(signals: signalValues, cached: cached)[index]
     }
     if value != expected { failures.append("\(reader) read \(input) = \(value), expected \(expected)") }
     return value
@@ -235,25 +232,45 @@ final class DerivedGraphWorld: @unchecked Sendable {
   /// Checks which effects ran during the operation against what their previous runs
   /// read (`readsBefore`).
   private func checkEffects(after operation: String, readsBefore: [[(input: GraphInput, version: Int)]?]) {
-    let values = script.values(signals: signalValues)
+    let values = script.values(signals: signalValues, cached: cached)
     for index in script.effects.indices {
       let runs = effectRunsInOp[index]
       if runs > 1 { failures.append("e\(index) ran \(runs) times in \(operation)") }
       // Started in this operation, or cancelled in it: nothing to expect.
       guard let before = readsBefore[index], tokens[index] != nil else { continue }
-      let moved = before.filter { read in
-        switch read.input {
-        case .signal: return version(of: read.input) != read.version
-        case .computation(let computation):
-          return computationVersions[computation] != read.version || cached[computation] != values[computation]
-        }
-      }
+      let moved = before.filter { movesOn($0, values: values) }
       if runs == 0, !moved.isEmpty {
         failures.append("e\(index) did not run in \(operation), though \(moved.map(\.input)) moved on")
       }
       if runs > 0, moved.isEmpty {
         failures.append("e\(index) ran in \(operation), though nothing it read moved on")
       }
+    }
+  }
+
+  /// Whether an input read at `read.version` has moved on, or would if a pull brought
+  /// it up to date (`values`: the values computed by hand).
+  private func movesOn(_ read: (input: GraphInput, version: Int), values: [Int]) -> Bool {
+    guard version(of: read.input) == read.version else { return true }
+    guard case .computation(let index) = read.input else { return false }
+    switch script.computations[index].rule {
+    case .equatable, .sameParity:
+      // The value a recomputation would keep.
+      return cached[index] != values[index]
+    case .alwaysDiffering:
+      // It would recompute, which is a change, if something it read moved on.
+      return computationReads[index].contains { movesOn($0, values: values) }
+    }
+  }
+}
+
+extension GraphComputation {
+  /// A `Derived` of `compute`, made by the initializer of this computation's rule.
+  func derived(_ compute: @escaping () -> Int) -> Derived<Int> {
+    switch rule {
+    case .equatable: Derived(compute)
+    case .sameParity: Derived(isEqual: { $0 % 2 == $1 % 2 }, compute)
+    case .alwaysDiffering: Derived(notifyingOnlyWhenChanged: false, compute)
     }
   }
 }
