@@ -110,7 +110,10 @@ enum DerivedGraphGenerator {
               : .write(signal: Int.random(in: 0..<signals, using: &rng), value: Int.random(in: 0...2, using: &rng))
           })
       case 7..<9: .read(computation: Int.random(in: 0..<computations, using: &rng))
-      default: .cancel(effect: Int.random(in: 0..<graph.effects.count, using: &rng))
+      default:
+        Bool.random(using: &rng)
+          ? .cancel(effect: Int.random(in: 0..<graph.effects.count, using: &rng))
+          : .track(computation: Int.random(in: 0..<computations, using: &rng))
       }
     }
   }

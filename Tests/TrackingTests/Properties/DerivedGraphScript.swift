@@ -81,6 +81,9 @@ enum GraphOp: Sendable, CustomStringConvertible {
   case transaction([GraphStep])
   case read(computation: Int)
   case cancel(effect: Int)
+  /// A one-shot did-set tracking (`withTracking(options: .didSet, …)`) of a
+  /// computation's value.
+  case track(computation: Int)
 
   var description: String {
     switch self {
@@ -88,6 +91,7 @@ enum GraphOp: Sendable, CustomStringConvertible {
     case .transaction(let steps): "transaction { \(steps.map(\.description).joined(separator: "; ")) }"
     case .read(let computation): "read c\(computation)"
     case .cancel(let effect): "cancel e\(effect)"
+    case .track(let computation): "track c\(computation) once"
     }
   }
 }

@@ -148,6 +148,10 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
         return tokens[effect]
       }
       token?.cancel()
+    case .track(let computation):
+      withTracking(options: .didSet, { _ = derived[computation].value }) { [unowned self] _ in
+        _ = derived[computation].value
+      }
     }
   }
 

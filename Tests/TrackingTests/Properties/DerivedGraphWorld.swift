@@ -20,6 +20,11 @@ import Tracking
 ///   back within a transaction counts, as in every push-pull engine), or would change
 ///   if brought up to date.
 ///
+/// - **One-shot trackings.** A did-set tracking of a computation fires once, outside
+///   any transaction, at the end of the first operation after which the computation's
+///   value has moved on from the one its `apply` read (the value announces its change
+///   when the batch ends), and its callback reads the new value.
+///
 /// Single-threaded: `@unchecked Sendable` only lets the closures be handed to
 /// `Derived` and `observe`.
 final class DerivedGraphWorld: @unchecked Sendable {
@@ -50,6 +55,11 @@ final class DerivedGraphWorld: @unchecked Sendable {
   /// What each live effect's latest run read, with the version it saw.
   private var effectReads: [[(input: GraphInput, version: Int)]?]
   private var effectRunsInOp: [Int]
+  /// The one-shot trackings not fired yet: their number, what they read, and its
+  /// version then.
+  private var trackings: [(number: Int, computation: Int, version: Int)] = []
+  private var trackingsMade = 0
+  private var firedInOp: [Int] = []
   private var inTransaction = false
 
   private(set) var failures: [String] = []
@@ -95,7 +105,9 @@ final class DerivedGraphWorld: @unchecked Sendable {
 
   private func perform(_ op: GraphOp, number: Int) {
     let readsBefore = effectReads
+    let trackingsBefore = trackings
     effectRunsInOp = Array(repeating: 0, count: script.effects.count)
+    firedInOp = []
     observedAtStart = observedComputations()
     switch op {
     case .write(let signal, let value):
@@ -118,8 +130,20 @@ final class DerivedGraphWorld: @unchecked Sendable {
       tokens[effect]?.cancel()
       tokens[effect] = nil
       effectReads[effect] = nil
+    case .track(let computation):
+      track(computation)
     }
     checkEffects(after: "op \(number) (\(op))", readsBefore: readsBefore)
+    checkTrackings(after: "op \(number) (\(op))", before: trackingsBefore)
+  }
+
+  private func track(_ computation: Int) {
+    let number = trackingsMade
+    trackingsMade += 1
+    withTracking(options: .didSet, { readAtTopLevel(computation) }) { [unowned self] event in
+      self.trackingFired(number, computation: computation, kind: event.kind)
+    }
+    trackings.append((number, computation, computationVersions[computation]))
   }
 
   private func write(_ signal: Int, _ value: Int) {
@@ -244,6 +268,32 @@ final class DerivedGraphWorld: @unchecked Sendable {
       }
       if runs > 0, moved.isEmpty {
         failures.append("e\(index) ran in \(operation), though nothing it read moved on")
+      }
+    }
+  }
+
+  // MARK: One-shot trackings
+
+  private func trackingFired(_ number: Int, computation: Int, kind: TrackingEvent.Kind) {
+    if inTransaction { failures.append("tracking \(number) fired inside a transaction") }
+    if kind != .didSet { failures.append("tracking \(number) fired with a \(kind) event") }
+    guard let index = trackings.firstIndex(where: { $0.number == number }) else {
+      failures.append("tracking \(number) fired twice")
+      return
+    }
+    trackings.remove(at: index)
+    firedInOp.append(number)
+    readAtTopLevel(computation)
+  }
+
+  private func checkTrackings(after operation: String, before: [(number: Int, computation: Int, version: Int)]) {
+    let values = script.values(signals: signalValues, cached: cached)
+    for tracking in before {
+      let fired = firedInOp.contains(tracking.number)
+      let moved = movesOn((.computation(tracking.computation), tracking.version), values: values)
+      if fired != moved {
+        failures.append(
+          "tracking \(tracking.number) of c\(tracking.computation) \(fired ? "fired" : "did not fire") in \(operation)")
       }
     }
   }
