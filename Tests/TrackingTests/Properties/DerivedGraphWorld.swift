@@ -7,8 +7,9 @@ import Tracking
 /// kept beside it in plain values. It records what breaks a rule in `failures`:
 ///
 /// - **Values.** Every value read, by a computation's closure, an effect or the script
-///   itself, is the value computed by hand from the signals as they are at that moment:
-///   no read ever sees a mix of old and new inputs.
+///   itself, is the value computed by hand from the signals as they are at that moment
+///   (where a computation's rule finds its new value equal to the cached one, from the
+///   cached one): no read ever sees a mix of old and new inputs.
 /// - **Computations.** Between two writes, a computation's closure runs at most once;
 ///   it runs again only if a signal it can reach changed since its previous run; and
 ///   while an effect observes it, only if something its previous run read moved on
@@ -19,14 +20,13 @@ import Tracking
 ///   computation whose value changed (by its version: a value that changed and changed
 ///   back within a transaction counts, as in every push-pull engine), or would change
 ///   if brought up to date.
-///
 /// - **One-shot trackings.** A did-set tracking of a computation fires once, outside
 ///   any transaction, at the end of the first operation after which the computation's
 ///   value has moved on from the one its `apply` read (the value announces its change
 ///   when the batch ends), and its callback reads the new value.
 ///
 /// Single-threaded: `@unchecked Sendable` only lets the closures be handed to
-/// `Derived` and `observe`.
+/// `Derived`, `observe` and `withTracking`.
 final class DerivedGraphWorld: @unchecked Sendable {
   let script: DerivedGraphScript
   /// The signals: the first `signalCount` of its properties.
