@@ -238,6 +238,7 @@ struct NodeState {
 
   /// Whether the batch of `thread` changed something since the latest run began.
   func changed(inBatchOf thread: UInt) -> Bool { changedInSeveralBatches || changedInBatchOf == thread }
+
   /// What few nodes use, made on first use so that every node's state stays small:
   /// with it inline, a reaction's memory block was 368 bytes; it is 304. Never copied:
   /// the state lives in its node's memory, and the box is that state's alone.

@@ -3,11 +3,12 @@ import PropertyBased
 import Testing
 
 /// Random graphs of derived values — diamonds, chains, dependencies that come and go,
-/// moduli that make many recomputations end equal — with effects on them, under random
+/// moduli that make many recomputations end equal, each of `Derived`'s rules for what
+/// counts as a change — with effects and one-shot trackings on them, under random
 /// writes, transactions, reads and cancellations. Each step is checked against values
 /// computed by hand (see ``DerivedGraphWorld`` for the rules): no read sees a glitch,
 /// no computation runs twice for one change or runs with nothing changed, and each
-/// effect runs exactly when something it read moved on.
+/// effect runs, and each tracking fires, exactly when something it read moved on.
 ///
 /// A failure prints the script, shrunk, and what broke; the seed it prints replays it
 /// (`@Test(.fixedSeed("…"))`).
