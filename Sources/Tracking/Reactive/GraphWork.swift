@@ -1,0 +1,236 @@
+import CTrackingSupport
+
+/// What a walk under the graph lock found to do once the lock is left: the calls out
+/// (nodes to tell, computations to retire or to queue for their one-shot observers,
+/// hooks) and the releases of the nodes that dropped links held. Each node in it is
+/// retained, and released by ``perform(_:)``, which must be called once when the work
+/// is not empty.
+///
+/// A trivial value: most walks find nothing to do (a read, a run that keeps its
+/// links), and then it costs nothing to make or to drop. The lists are allocated at
+/// the first entry.
+struct GraphWork {
+  /// A node to tell of a change: of `computation`, or, when it is `nil`, of the
+  /// property whose write made this work (see ``Graph/propagateWrite(from:thread:work:)``);
+  /// `order` is the installation number of the link through which the write reached
+  /// it (0 for a change that is not a write).
+  typealias Tell = (node: Unmanaged<AnyObject>, computation: Unmanaged<AnyObject>?, order: UInt64)
+
+  /// The first node to tell: held inline, as most propagations reach one reaction.
+  private var firstTell: Tell?
+  private var lists: UnsafeMutablePointer<Lists>?
+  /// The changes found were will-sets of Apple objects: runs are scheduled.
+  var deferred = false
+  /// How much of the write's change the nodes told of it need described.
+  private(set) var needs = TrackingObserver.Handler.Needs.nothing
+  /// The installation number of the link a write's propagation is passing through: the
+  /// nodes it reaches are told in that order (see ``Tell``).
+  var order: UInt64 = 0
+
+  private struct Lists: ~Copyable {
+    /// The nodes to tell after the first, in the order found.
+    var tells = SmallList<Tell>()
+    /// Computations that nobody subscribes to any more, and whether they announce.
+    var unobserved = SmallList<(computation: Unmanaged<AnyObject>, announces: Bool)>()
+    /// Computations that announce their changes and have subscribers.
+    var announcing = SmallList<Unmanaged<AnyObject>>()
+    var hooks = SmallList<HookTable.Transitions>()
+    /// The storages whose sources' hooks must look at the sources again.
+    var settles = SmallList<StorageHandle>()
+    /// Nodes released by dropped links, a link's two in one entry: dropping one link
+    /// is then one entry, which the list holds without memory of its own.
+    var releases = SmallList<(Unmanaged<AnyObject>?, Unmanaged<AnyObject>?)>()
+
+    /// Frees the lists' memory (see ``SmallList/deallocate()``).
+    mutating func deallocate() {
+      tells.deallocate()
+      unobserved.deallocate()
+      announcing.deallocate()
+      hooks.deallocate()
+      settles.deallocate()
+      releases.deallocate()
+    }
+  }
+
+  init() {}
+
+  var isEmpty: Bool { lists == nil && firstTell == nil }
+
+  /// The number of nodes to tell (for spies).
+  var count: Int { firstTell == nil ? 0 : 1 + (lists?.pointee.tells.count ?? 0) }
+
+  private mutating func withLists(_ body: (inout Lists) -> Void) {
+    if lists == nil {
+      // The process's spare block if there is one (see `tracking_spare_work_block`):
+      // most walks that need lists need them once, and an exchange costs less than an
+      // allocation and a free.
+      let block =
+        tracking_take_spare_work_block()?.assumingMemoryBound(to: Lists.self) ?? .allocate(capacity: 1)
+      block.initialize(to: Lists())
+      lists = block
+    }
+    body(&lists.unsafelyUnwrapped.pointee)
+  }
+
+  /// Frees a block of lists' memory (deinitialized), or keeps it as the spare one.
+  private static func free(_ block: UnsafeMutablePointer<Lists>) {
+    if !tracking_give_spare_work_block(block) { block.deallocate() }
+  }
+
+  private mutating func append(_ entry: Tell) {
+    if firstTell == nil {
+      firstTell = entry
+    } else {
+      withLists { $0.tells.append(entry) }
+    }
+  }
+
+  /// `node` (a reaction) reached by a propagation from `computation`.
+  mutating func tell(_ node: GraphRef, of computation: GraphRef) {
+    append((node: node.pointee.owner.retain(), computation: computation.pointee.owner.retain(), order: order))
+  }
+
+  /// `node`, which read the written property, is told of the write with its
+  /// description.
+  mutating func tellOfWrite(_ node: GraphRef) {
+    if node.pointee.changeNeeds > needs { needs = node.pointee.changeNeeds }
+    append((node: node.pointee.owner.retain(), computation: nil, order: order))
+  }
+
+  mutating func unobserved(_ computation: GraphRef) {
+    let entry = (computation.pointee.owner.retain(), computation.pointee.announces)
+    withLists { $0.unobserved.append(entry) }
+  }
+
+  mutating func announce(_ computation: GraphRef) {
+    let node = computation.pointee.owner.retain()
+    withLists { $0.announcing.append(node) }
+  }
+
+  mutating func deliver(_ transitions: HookTable.Transitions?) {
+    guard let transitions else { return }
+    withLists { $0.hooks.append(transitions) }
+  }
+
+  /// The hooks of a source's storage must look at its sources again (one gained its
+  /// first subscriber or lost its last).
+  mutating func settleHooks(_ handle: StorageHandle) { withLists { $0.settles.append(handle) } }
+
+  /// Releases the references of a dropped link (those not held for a pin) once the
+  /// lock is left.
+  mutating func release(_ dep: Unmanaged<AnyObject>?, _ sub: Unmanaged<AnyObject>?) {
+    guard dep != nil || sub != nil else { return }
+    withLists { $0.releases.append((dep, sub)) }
+  }
+
+  /// Does the work, with the graph lock released. `change` describes the write that
+  /// made it, for the nodes told of it (as far as ``needs`` asks); `willSet`: the write
+  /// is about to happen (the nodes collected by
+  /// ``Graph/collectWillSetHearers(of:work:)`` hear its will-set). `before` is called
+  /// with each node's installation number before the node is told (the write's one-shot
+  /// observers installed earlier are told there).
+  func perform(
+    _ change: ChangeDescription = .none, willSet: Bool = false, before: ((UInt64) -> Void)? = nil
+  ) {
+    guard let lists else {
+      if let firstTell {
+        before?(firstTell.order)
+        Self.tell(firstTell, change, willSet: willSet, deferred: deferred)
+      }
+      return
+    }
+    performInFull(lists, change, willSet: willSet, before: before)
+  }
+
+  /// ``perform(_:willSet:before:)`` for the will-set of a write, kept out of line: a
+  /// registrar's `willSet` calls it in two places, and inlined there it made every
+  /// will-set dearer, those that tell no node included.
+  @inline(never)
+  func performWillSet(_ change: ChangeDescription, before: ((UInt64) -> Void)? = nil) {
+    perform(change, willSet: true, before: before)
+  }
+
+  /// ``perform(_:willSet:before:)`` for work that holds lists: kept out of line, so
+  /// that the callers, which mostly have one node to tell, stay small.
+  @inline(never)
+  private func performInFull(
+    _ lists: UnsafeMutablePointer<Lists>, _ change: ChangeDescription, willSet: Bool,
+    before: ((UInt64) -> Void)?
+  ) {
+    // Used in place (moved out, the lists were copied word by word), and freed last.
+    defer {
+      lists.pointee.deallocate()
+      lists.deinitialize(count: 1)
+      Self.free(lists)
+    }
+    let work = UnsafePointer(lists)
+    work.pointee.hooks.forEach { $0.deliver() }
+    work.pointee.settles.forEach { $0.withStorage { $0.settleSourceHooks() } }
+    // One-shot trackings observe a computation in its registrar; only one that
+    // announces its changes can have any.
+    work.pointee.announcing.forEach { node in
+      let computation = unsafeDowncast(node.takeUnretainedValue(), to: Computation.self)
+      if computation.registrar.storage.hasOneShotObservers(of: 0) { NotificationBatch.enqueue(computation) }
+    }
+    work.pointee.unobserved.forEach { node, announces in
+      let computation = unsafeDowncast(node.takeUnretainedValue(), to: Computation.self)
+      if announces && computation.registrar.storage.hasOneShotObservers(of: 0) {
+        NotificationBatch.enqueue(computation)
+      } else {
+        computation.retire()
+      }
+    }
+    let deferred = deferred
+    if let firstTell {
+      before?(firstTell.order)
+      Self.tell(firstTell, change, willSet: willSet, deferred: deferred)
+    }
+    work.pointee.tells.forEach {
+      before?($0.order)
+      Self.tell($0, change, willSet: willSet, deferred: deferred)
+    }
+    work.pointee.announcing.forEach { $0.release() }
+    work.pointee.unobserved.forEach { $0.computation.release() }
+    work.pointee.releases.forEach {
+      $0.0?.release()
+      $0.1?.release()
+    }
+  }
+
+  /// Whether the work is one node to tell, and nothing else.
+  var isOneTell: Bool { lists == nil && firstTell != nil }
+
+  /// Does work that ``isOneTell``, for a change made outside any batch: the node is
+  /// the only thing a batch opened for the change would run, so it is told so
+  /// (``ReactiveNode/sourceDidChangeAlone(_:)``,
+  /// ``ReactiveNode/computationMayHaveChangedAlone(_:)``). Never deferred.
+  func tellAlone(_ change: ChangeDescription = .none) {
+    let tell = firstTell.unsafelyUnwrapped
+    tell.node._withUnsafeGuaranteedRef { node in
+      let node = unsafeDowncast(node, to: ReactiveNode.self)
+      if let computation = tell.computation {
+        node.computationMayHaveChangedAlone(unsafeDowncast(computation.takeRetainedValue(), to: Computation.self))
+      } else {
+        node.sourceDidChangeAlone(change)
+      }
+    }
+    tell.node.release()
+  }
+
+  /// Tells `tell`'s node of its change, and releases the node. The reference to a
+  /// computation is handed over (see ``ReactiveNode/computationMayHaveChanged(_:deferred:)``).
+  private static func tell(_ tell: Tell, _ change: ChangeDescription, willSet: Bool, deferred: Bool) {
+    tell.node._withUnsafeGuaranteedRef { node in
+      let node = unsafeDowncast(node, to: ReactiveNode.self)
+      if let computation = tell.computation {
+        node.computationMayHaveChanged(
+          unsafeDowncast(computation.takeRetainedValue(), to: Computation.self), deferred: deferred)
+      } else if willSet {
+        node.sourceWillChange(change)
+      } else {
+        node.sourceDidChange(change)
+      }
+    }
+    tell.node.release()
+  }
+}
