@@ -51,17 +51,86 @@ extension ReactiveNode {
   /// Ends a reaction's run that read `reads`: drops the node's links that the run did
   /// not read again (it made those it read as it read them), then calls `end` under the
   /// node's lock with whether something the run read changed before the run linked to
-  /// it, and returns what it returns.
+  /// it, and returns what it returns. `settles`: the run ignored its own change of a
+  /// computation it read (``GraphNode/ignoredOwnMark``), and the caller must call
+  /// ``settleInputs()``.
   @inline(__always)
-  final func endRun<R>(_ reads: borrowing AccessList, end: (inout NodeState, _ changedElsewhere: Bool) -> R) -> R {
+  final func endRun<R>(
+    _ reads: borrowing AccessList, settles: inout Bool, end: (inout NodeState, _ changedElsewhere: Bool) -> R
+  ) -> R {
     var work = GraphWork()
     let result = state.withLock { state -> R in
       Graph.enter()
-      _ = Graph.endRun(of: graph, work: &work)
+      settles = Graph.endRun(of: graph, work: &work)
       Graph.leave()
       return end(&state, reads.changedBeforeLink)
     }
     if !work.isEmpty { work.perform() }
     return result
+  }
+
+  // MARK: Pulling the inputs
+
+  /// What ``pullInputs(untilChanged:)`` found.
+  enum InputPull {
+    case computationChanged, propertyMoved, unchanged
+  }
+
+  /// Brings the computations the latest run read up to date, in the order it read
+  /// them, and says whether an input moved on since the run read it. With
+  /// `untilChanged`, it stops at the first computation that changed (a reaction's run
+  /// then happens, and reads them all again).
+  ///
+  /// Walks the links under the graph lock, and leaves it to bring a stale computation
+  /// up to date (pinned meanwhile, see ``GraphNode/pin()``). If the links changed
+  /// meanwhile (a cancellation, a run), it starts again from the first. Inlined, so
+  /// that a reaction's pull costs no call more than its walk.
+  @inline(__always)
+  final func pullInputs(untilChanged: Bool) -> InputPull {
+    let thread = tracking_current_thread()
+    Graph.enter()
+    defer { Graph.leave() }
+    var outcome = InputPull.unchanged
+    var link = graph.pointee.deps
+    while let current = link {
+      let input = current.pointee.dep
+      if input.pointee.needsUpdate(on: thread) {
+        let epoch = graph.pointee.epoch
+        input.pointee.pin()
+        Computation.bringUpToDate(input, thread: thread)
+        Graph.enter()
+        let releases = input.pointee.unpin()
+        if _slowPath(releases != 0) { Graph.releaseHeld(input.pointee.owner, releases) }
+        guard graph.pointee.epoch == epoch else {
+          link = graph.pointee.deps
+          continue
+        }
+      }
+      if input.pointee.hasChanged(since: current.pointee.version, thread: thread) {
+        if input.pointee.kind != .source {
+          if untilChanged { return .computationChanged }
+          outcome = .computationChanged
+        } else if outcome == .unchanged {
+          outcome = .propertyMoved
+        }
+      }
+      link = current.pointee.nextDep
+    }
+    return outcome
+  }
+
+  /// The end of a run that ignored its own change of a computation it read (the
+  /// own-writes rule, see ``GraphNode/ignoredOwnMark``): brings the stale computations
+  /// it read up to date, so that the next change of their inputs reaches this node
+  /// again. This does not run the node: its links keep the versions it read, so the
+  /// next run it has for another cause counts these changes too (see
+  /// ``Reaction/pullConfirmsChange()``).
+  ///
+  /// Without it, a computation that the run's own write made stale would stay stale,
+  /// and a stale computation passes nothing on: every later change of its inputs
+  /// would be lost for this node.
+  @inline(never)
+  final func settleInputs() {
+    _ = pullInputs(untilChanged: false)
   }
 }

@@ -141,8 +141,32 @@ struct GraphNode {
   /// A run of this node is reading through the cursor: its links are the run's to
   /// change until it ends (a cancellation or a retirement leaves them to it).
   var running = false
+  /// What the run under way noted that its end must see to: the common end, a run
+  /// that read what the previous one read, tests this one byte (see
+  /// ``Graph/endRun(of:work:)``).
+  var runNotes = RunNotes()
+
+  struct RunNotes: OptionSet {
+    let rawValue: UInt8
+    static let relinked = Self(rawValue: 1)
+    static let ignoredOwnMark = Self(rawValue: 2)
+  }
+
   /// The run under way made, moved or dropped a link.
-  var relinked = false
+  var relinked: Bool {
+    @inline(__always) get { runNotes.contains(.relinked) }
+    @inline(__always) set { if newValue { runNotes.insert(.relinked) } else { runNotes.remove(.relinked) } }
+  }
+  /// The run under way ignored, as its own (the own-writes rule), a change that made
+  /// a computation it read stale. That computation passes no later change on while it
+  /// stays stale, and this node would never hear of one: the run's end brings it up
+  /// to date (``ReactiveNode/settleInputs()``).
+  var ignoredOwnMark: Bool {
+    @inline(__always) get { runNotes.contains(.ignoredOwnMark) }
+    @inline(__always) set {
+      if newValue { runNotes.insert(.ignoredOwnMark) } else { runNotes.remove(.ignoredOwnMark) }
+    }
+  }
 
   var isComputation: Bool { kind == .computation }
   var isSource: Bool { kind == .source }

@@ -80,8 +80,14 @@ extension Graph {
           work.tell(sub, of: node)
           continue
         }
-        // The own-writes rule, and a computation that is gone hears nothing.
-        if sub.pointee.cancelled || sub.pointee.runningThread == thread { continue }
+        // A computation that is gone hears nothing; nor, by the own-writes rule, one
+        // whose run on this thread made the change. That run brings `node` up to date
+        // when it ends, or `node` would stay stale and pass no later change on to it.
+        if sub.pointee.cancelled { continue }
+        if sub.pointee.runningThread == thread {
+          sub.pointee.ignoredOwnMark = true
+          continue
+        }
         // A stale one passes nothing on, but counts the news: a pull of it under way on
         // another thread may have looked at this input before it changed, and must
         // look again before it clears `pending`.

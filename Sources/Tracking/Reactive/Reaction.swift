@@ -248,7 +248,13 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
     let thread = tracking_current_thread()
     let runsHere = startsHere && runsWhereChanged
     let start = state.withLock { state -> RunStart in
-      guard !state.cancelled, !Self.isOwnChange(state, thread: thread) else { return .none }
+      guard !state.cancelled else { return .none }
+      if Self.isOwnChange(state, thread: thread) {
+        // The computation that passed the change on stays stale until the run's end
+        // brings it up to date (see `GraphNode.ignoredOwnMark`).
+        if !certain { Graph.withLock { graph.pointee.ignoredOwnMark = true } }
+        return .none
+      }
       state.keepPending({ KeptChange(kind: kind, description: change()) }, requested: requested)
       if !startsHere { state.nextRunIsScheduled = true }
       let wasWaiting = state.isStale

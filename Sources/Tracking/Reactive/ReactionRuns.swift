@@ -229,9 +229,12 @@ extension Reaction {
     makeCurrent { body(&reads) }
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
-    return endRun(reads) { state, changedElsewhere in
+    var settles = false
+    let end = endRun(reads, settles: &settles) { state, changedElsewhere in
       state.endRun(changed: changedElsewhere, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
     }
+    if _slowPath(settles) { settleInputs() }
+    return end
   }
 
   /// Whether a computation this reaction read changed value (pulling each up to date,
@@ -245,49 +248,11 @@ extension Reaction {
   /// other, or a write whose mark has not reached the reaction yet, does (one run more
   /// rather than one too few).
   func pullConfirmsChange() -> Bool {
-    switch pullInputs() {
+    switch pullInputs(untilChanged: true) {
     case .computationChanged: return true
     case .unchanged: return false
     case .propertyMoved: return !state.withLock { $0.dirty }
     }
-  }
-
-  private enum PullOutcome {
-    case computationChanged, propertyMoved, unchanged
-  }
-
-  /// Walks the links under the graph lock, and leaves it to bring a stale computation
-  /// up to date (pinned meanwhile, see ``GraphNode/pin()``). If the links changed
-  /// meanwhile (a cancellation), it starts again from the first. Inlined into
-  /// ``pullConfirmsChange()``, so that the walk costs no call more than it did alone.
-  @inline(__always)
-  private func pullInputs() -> PullOutcome {
-    let thread = tracking_current_thread()
-    Graph.enter()
-    defer { Graph.leave() }
-    var propertyMoved = false
-    var link = graph.pointee.deps
-    while let current = link {
-      let input = current.pointee.dep
-      if input.pointee.needsUpdate(on: thread) {
-        let epoch = graph.pointee.epoch
-        input.pointee.pin()
-        Computation.bringUpToDate(input, thread: thread)
-        Graph.enter()
-        let releases = input.pointee.unpin()
-        if _slowPath(releases != 0) { Graph.releaseHeld(input.pointee.owner, releases) }
-        guard graph.pointee.epoch == epoch else {
-          link = graph.pointee.deps
-          continue
-        }
-      }
-      if input.pointee.hasChanged(since: current.pointee.version, thread: thread) {
-        guard input.pointee.kind == .source else { return .computationChanged }
-        propertyMoved = true
-      }
-      link = current.pointee.nextDep
-    }
-    return propertyMoved ? .propertyMoved : .unchanged
   }
 
   /// Ends a run that did not happen (nothing it read had changed).

@@ -30,7 +30,11 @@ import CTrackingSupport
 /// dirty — as Apple's tracking ignores writes made inside `apply`. (A change made on
 /// that thread by a one-shot scope nested in the run, before the run linked to what
 /// that scope read, is discounted the same way by the scope's change epochs; see
-/// ``AccessList/merge(_:)``.)
+/// ``AccessList/merge(_:)``.) A change that reaches the node through a computation it
+/// read leaves that computation stale, and a stale computation passes nothing on: so
+/// the run's end brings it up to date (``settleInputs()``), or the node would never hear
+/// of its inputs' later changes. The own change is not forgotten: the node's links keep
+/// the versions it read, so its next run for another cause counts it.
 ///
 /// **Links, not observers.** A run reads through a cursor over its node's links: a
 /// run that reads what the previous one read, in the same order, keeps its links and

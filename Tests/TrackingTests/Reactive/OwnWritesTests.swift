@@ -1,0 +1,92 @@
+import Testing
+import Tracking
+
+/// A run's own writes: a change that a run makes to what it read does not run it again
+/// (the own-writes rule), and it must not cut the run off from the changes that follow.
+/// A write that reaches the run through a derived value leaves that value stale, and a
+/// stale value passes no change on, so the run's end brings it up to date.
+@Suite("A run's own writes")
+struct OwnWritesTests {
+  @Trackable final class Pair: @unchecked Sendable {
+    var x = 0
+    var y = 0
+  }
+
+  final class Recorder: @unchecked Sendable {
+    var values: [Int] = []
+  }
+
+  /// The observation writes `x`, which the derived value it read reads: the write
+  /// does not run it again, and each later change of `y` does.
+  @Test func anObservationThatWritesAnInputOfADerivedValueItReadHearsTheNextChanges() {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let seen = Recorder()
+    let token = observe {
+      seen.values.append(sum.value)
+      pair.x = 5
+    }
+    #expect(seen.values == [0])
+    pair.y = 1
+    #expect(seen.values == [0, 6])
+    pair.y = 2
+    withTransaction { pair.y = 3 }
+    #expect(seen.values == [0, 6, 7, 8])
+    token.cancel()
+  }
+
+  /// The same two levels down: the write makes the first value dirty and the second,
+  /// which the observation read, pending.
+  @Test func throughTwoDerivedValues() {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let next = Derived { sum.value + 1 }
+    let seen = Recorder()
+    let token = withContinuousTracking(options: .didSet, delivery: .immediate, firstRun: .immediate) { _ in
+      seen.values.append(next.value)
+      pair.x = 5
+    }
+    #expect(seen.values == [1])
+    pair.y = 1
+    pair.y = 2
+    #expect(seen.values == [1, 7, 8])
+    token.cancel()
+  }
+
+  /// The own change is not dropped: the value moved on while the observation ran, and
+  /// its next run, for another cause, reads the value as it is now.
+  @Test func theNextRunForAnotherCauseReadsTheValueAsItIs() {
+    let pair = Pair()
+    let other = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let seen = Recorder()
+    let token = observe {
+      seen.values.append(sum.value + 100 * other.x)
+      pair.x = 5
+    }
+    other.x = 1
+    #expect(seen.values == [0, 105])
+    token.cancel()
+  }
+
+  /// A derived value whose closure writes an input of a derived value it reads: the
+  /// write does not make it stale, and later changes of the other input still reach it
+  /// and its observer.
+  @Test func aDerivedValueThatWritesAnInputOfWhatItReadsHearsTheNextChanges() {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let copy = Derived { () -> Int in
+      let value = sum.value
+      pair.x = 5
+      return value
+    }
+    let seen = Recorder()
+    let token = observe { seen.values.append(copy.value) }
+    #expect(seen.values == [0])
+    pair.y = 1
+    pair.y = 2
+    pair.y = 3
+    #expect(seen.values == [0, 6, 7, 8])
+    token.cancel()
+  }
+}
