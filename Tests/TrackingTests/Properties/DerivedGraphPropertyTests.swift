@@ -4,11 +4,12 @@ import Testing
 
 /// Random graphs of derived values — diamonds, chains, dependencies that come and go,
 /// moduli that make many recomputations end equal, each of `Derived`'s rules for what
-/// counts as a change — with effects and one-shot trackings on them, under random
-/// writes, transactions, reads and cancellations. Each step is checked against values
+/// counts as a change — with effects (some of which write) and one-shot trackings on
+/// them, under random writes, transactions, reads and cancellations. Each step is checked against values
 /// computed by hand (see ``DerivedGraphWorld`` for the rules): no read sees a glitch,
-/// no computation runs twice for one change or runs with nothing changed, and each
-/// effect runs, and each tracking fires, exactly when something it read moved on.
+/// no computation runs twice for one change or runs with nothing changed, each effect
+/// runs exactly when a write other than its own reached it and something it read moved
+/// on, and each tracking fires exactly when its value moved on.
 ///
 /// A failure prints the script, shrunk, and what broke; the seed it prints replays it
 /// (`@Test(.fixedSeed("…"))`).
@@ -85,12 +86,18 @@ enum DerivedGraphGenerator {
       computations.append(
         GraphComputation(reads: reads, modulus: [2, 3, 5, 1000].randomElement(using: &rng)!, rule: rule))
     }
-    let effects = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-      GraphEffect(
-        reads: (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-          read(&rng, signals: signalCount, computations: computations.count)
-        },
-        takesEvents: Bool.random(using: &rng))
+    let effects = (0..<Int.random(in: 1...3, using: &rng)).map { index in
+      let reads = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+        read(&rng, signals: signalCount, computations: computations.count)
+      }
+      // One effect in three writes a signal of its own (effect `i` signal `i`).
+      let writes = index < signalCount && Int.random(in: 0..<3, using: &rng) == 0
+      return GraphEffect(
+        reads: reads, takesEvents: Bool.random(using: &rng),
+        write: writes
+          ? GraphEffectWrite(
+            signal: index, value: Int.random(in: 0...2, using: &rng), before: Int.random(in: 0...reads.count, using: &rng))
+          : nil)
     }
     let graph = DerivedGraphScript(signalCount: signalCount, computations: computations, effects: effects, ops: [])
     return graph.with(ops: ops(&rng, on: graph, count: Int.random(in: 1...maxOps, using: &rng)))
@@ -138,6 +145,14 @@ enum DerivedGraphGenerator {
   /// Fewer operations, fewer steps in a transaction, fewer effects.
   static func shrink(_ script: DerivedGraphScript) -> [DerivedGraphScript] {
     var candidates = shrink(script.ops).map { script.with(ops: $0) }
+    // An effect that writes nothing.
+    for index in script.effects.indices where script.effects[index].write != nil {
+      var effects = script.effects
+      effects[index] = GraphEffect(reads: effects[index].reads, takesEvents: effects[index].takesEvents)
+      candidates.append(
+        DerivedGraphScript(
+          signalCount: script.signalCount, computations: script.computations, effects: effects, ops: script.ops))
+    }
     // Cancellations name effects by number: only the last effect is dropped.
     if script.effects.count > 1 {
       candidates.append(

@@ -54,11 +54,29 @@ struct GraphComputation: Sendable {
   }
 }
 
-/// An effect: what its closure reads, and whether it is a closure that takes the
-/// change's event (`withContinuousTracking`) rather than a plain one (`observe`).
+/// An effect: what its closure reads, whether it is a closure that takes the change's
+/// event (`withContinuousTracking`) rather than a plain one (`observe`), and what it
+/// writes, if anything.
 struct GraphEffect: Sendable {
   let reads: [GraphRead]
   let takesEvents: Bool
+  /// A write the closure makes, before its read number `before` (after them all when
+  /// that is `reads.count`). Each writing effect writes a signal of its own, always
+  /// the same value: so the runs that effects' writes cause one another end.
+  let write: GraphEffectWrite?
+
+  init(reads: [GraphRead], takesEvents: Bool, write: GraphEffectWrite? = nil) {
+    self.reads = reads
+    self.takesEvents = takesEvents
+    self.write = write
+  }
+}
+
+/// An effect's write of `value` to `signal`, before its read number `before`.
+struct GraphEffectWrite: Sendable {
+  let signal: Int
+  let value: Int
+  let before: Int
 }
 
 /// A step inside a transaction.
@@ -112,7 +130,9 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
     }
     for (index, effect) in effects.enumerated() {
       let kind = effect.takesEvents ? " (takes events)" : ""
-      lines.append("e\(index)\(kind) reads \(effect.reads.map(\.description).joined(separator: ", "))")
+      var steps = effect.reads.map { "read \($0)" }
+      if let write = effect.write { steps.insert("s\(write.signal)=\(write.value)", at: write.before) }
+      lines.append("e\(index)\(kind): \(steps.joined(separator: ", "))")
     }
     lines += ops.map(\.description)
     return lines.joined(separator: "\n")
@@ -122,6 +142,9 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
   func with(ops: [GraphOp]) -> DerivedGraphScript {
     DerivedGraphScript(signalCount: signalCount, computations: computations, effects: effects, ops: ops)
   }
+
+  /// Whether an effect writes a signal.
+  var effectsWrite: Bool { effects.contains { $0.write != nil } }
 
   // MARK: Evaluation by hand
 

@@ -14,12 +14,22 @@ import Tracking
 ///   it runs again only if a signal it can reach changed since its previous run; and
 ///   while an effect observes it, only if something its previous run read moved on
 ///   (the equality cut-off, at every level).
-/// - **Effects.** An effect never runs inside a transaction. After each top-level
-///   operation it has run at most once, and it has run exactly when an input its
+/// - **Effects.** An effect never runs inside a transaction. Where no effect writes,
+///   after each top-level operation it has run at most once, and exactly when an input its
 ///   previous run read has moved on: a signal written with a different value, or a
 ///   computation whose value changed (by its version: a value that changed and changed
 ///   back within a transaction counts, as in every push-pull engine), or would change
 ///   if brought up to date.
+/// - **Effects that write.** An effect may write a signal of its own (see
+///   ``GraphEffectWrite``). Its own write does not run it again, even through a
+///   computation it read (the own-writes rule), nor does a write made by another
+///   effect's run nested in its own; any other write that reaches what it read does
+///   tell it. So an effect runs again only if a write reached it since its previous
+///   run and something that run read has moved on (its own writes included: it runs
+///   when told, and counts them then); and once the operation is over, no effect that
+///   a write reached is left with something it read moved on (no change is lost).
+///   With writing effects, an effect may run more than once per operation: at most
+///   once more per effect write that changed a value.
 /// - **One-shot trackings.** A did-set tracking of a computation fires once, outside
 ///   any transaction, at the end of the first operation after which the computation's
 ///   value has moved on from the one its `apply` read (the value announces its change
@@ -50,11 +60,21 @@ final class DerivedGraphWorld: @unchecked Sendable {
   /// The computations whose closure ran since the last write.
   private var ranSinceWrite: Set<Int> = []
   /// The computations that a live effect read, directly or through others, when the
-  /// operation under way started.
-  private var observedAtStart: Set<Int> = []
+  /// operation under way started, and were still read so at each of its writes (an
+  /// effect's run that reads something else may leave one unobserved; the next write
+  /// that reaches it then retires it).
+  private var observedInOp: Set<Int> = []
   /// What each live effect's latest run read, with the version it saw.
   private var effectReads: [[(input: GraphInput, version: Int)]?]
   private var effectRunsInOp: [Int]
+  /// Whether a write reached each effect (through what its latest run read) since
+  /// that run, other than its own.
+  private var toldSinceRun: [Bool]
+  /// The effects whose runs are under way, the innermost last: a write made now is
+  /// their own.
+  private var running: [Int] = []
+  /// The writes that effects made in the operation under way, and that changed a value.
+  private var effectWritesInOp = 0
   /// The one-shot trackings not fired yet: their number, what they read, and its
   /// version then.
   private var trackings: [(number: Int, computation: Int, version: Int)] = []
@@ -77,6 +97,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
     effectReads = Array(repeating: nil, count: script.effects.count)
     effectRunsInOp = Array(repeating: 0, count: script.effects.count)
     effectRuns = Array(repeating: 0, count: script.effects.count)
+    toldSinceRun = Array(repeating: false, count: script.effects.count)
   }
 
   /// Builds the graph, starts the effects (each runs once), and runs the operations.
@@ -107,8 +128,9 @@ final class DerivedGraphWorld: @unchecked Sendable {
     let readsBefore = effectReads
     let trackingsBefore = trackings
     effectRunsInOp = Array(repeating: 0, count: script.effects.count)
+    effectWritesInOp = 0
     firedInOp = []
-    observedAtStart = observedComputations()
+    observedInOp = observedComputations()
     switch op {
     case .write(let signal, let value):
       write(signal, value)
@@ -147,10 +169,20 @@ final class DerivedGraphWorld: @unchecked Sendable {
     trackings.append((number, computation, computationVersions[computation]))
   }
 
-  private func write(_ signal: Int, _ value: Int) {
+  /// `writer`: the effect whose run writes, if any.
+  private func write(_ signal: Int, _ value: Int, by writer: Int? = nil) {
     ranSinceWrite.removeAll()
     // An equal value is not a change (the property's `==`): nothing moves.
-    if value != signalValues[signal] { signalVersions[signal] += 1 }
+    if value != signalValues[signal] {
+      if script.effectsWrite { observedInOp.formIntersection(observedComputations()) }
+      signalVersions[signal] += 1
+      if writer != nil { effectWritesInOp += 1 }
+      // The write tells the effects whose latest run reached the signal, but not those
+      // whose runs are under way: it is their own.
+      for effect in script.effects.indices where !running.contains(effect) && reaches(effect, signal) {
+        toldSinceRun[effect] = true
+      }
+    }
     // Updated first: a write outside a transaction runs the effects before it returns.
     signalValues[signal] = value
     signals.set(value, at: signal)
@@ -174,7 +206,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
       // pull brought the computations among them up to date first). Unobserved, it
       // retires at its inputs' next change and runs again at its next read.
       let readMoved = computationReads[index].contains { version(of: $0.input) != $0.version }
-      if observedAtStart.contains(index), !readMoved {
+      if observedInOp.contains(index), !readMoved {
         failures.append("c\(index) ran again though nothing it read moved on")
       }
     }
@@ -202,10 +234,21 @@ final class DerivedGraphWorld: @unchecked Sendable {
     }
     // (Its first run comes before its token is kept.)
     if index < tokens.count, tokens[index] == nil { failures.append("e\(index) ran after its cancellation") }
+    if effectRuns[index] > 0, let before = effectReads[index] {
+      let values = script.values(signals: signalValues, cached: cached)
+      if !toldSinceRun[index] {
+        failures.append("e\(index) ran, though no write reached it since its previous run")
+      } else if !before.contains(where: { movesOn($0, values: values) }) {
+        failures.append("e\(index) ran, though nothing it read moved on")
+      }
+    }
     effectRunsInOp[index] += 1
     effectRuns[index] += 1
+    running.append(index)
+    let effect = script.effects[index]
     var reads: [(input: GraphInput, version: Int)] = []
-    for read in script.effects[index].reads {
+    for (position, read) in effect.reads.enumerated() {
+      if let write = effect.write, write.before == position { self.write(write.signal, write.value, by: index) }
       if let condition = read.onlyIfOdd {
         let value = self.read(condition, by: "e\(index)")
         reads.append((condition, version(of: condition)))
@@ -214,7 +257,12 @@ final class DerivedGraphWorld: @unchecked Sendable {
       _ = self.read(read.input, by: "e\(index)")
       reads.append((read.input, version(of: read.input)))
     }
+    if let write = effect.write, write.before >= effect.reads.count {
+      self.write(write.signal, write.value, by: index)
+    }
+    running.removeLast()
     effectReads[index] = reads
+    toldSinceRun[index] = false
   }
 
   /// Reads `input` through the runtime, and checks the value against the account.
@@ -240,6 +288,23 @@ final class DerivedGraphWorld: @unchecked Sendable {
     }
   }
 
+  /// Whether a write of `signal` reaches `effect`: its latest run read the signal, or a
+  /// computation whose latest run read it, or one that did, and so on.
+  private func reaches(_ effect: Int, _ signal: Int) -> Bool {
+    // (Its first run comes before its token is kept.)
+    if effect < tokens.count, tokens[effect] == nil { return false }
+    guard let reads = effectReads[effect] else { return false }
+    var seen: Set<Int> = []
+    var inputs = reads.map(\.input)
+    while let input = inputs.popLast() {
+      switch input {
+      case .signal(let index): if index == signal { return true }
+      case .computation(let index): if seen.insert(index).inserted { inputs += computationReads[index].map(\.input) }
+      }
+    }
+    return false
+  }
+
   private func observedComputations() -> Set<Int> {
     var observed: Set<Int> = []
     var inputs = effectReads.compactMap { $0 }.flatMap { $0.map(\.input) }
@@ -254,14 +319,20 @@ final class DerivedGraphWorld: @unchecked Sendable {
   // MARK: Effects
 
   /// Checks which effects ran during the operation against what their previous runs
-  /// read (`readsBefore`).
+  /// read (`readsBefore`), and that no effect a write reached is left with something
+  /// it read moved on.
   private func checkEffects(after operation: String, readsBefore: [[(input: GraphInput, version: Int)]?]) {
     let values = script.values(signals: signalValues, cached: cached)
     for index in script.effects.indices {
       let runs = effectRunsInOp[index]
-      if runs > 1 { failures.append("e\(index) ran \(runs) times in \(operation)") }
-      // Started in this operation, or cancelled in it: nothing to expect.
-      guard let before = readsBefore[index], tokens[index] != nil else { continue }
+      if runs > 1 + effectWritesInOp { failures.append("e\(index) ran \(runs) times in \(operation)") }
+      guard tokens[index] != nil, let reads = effectReads[index] else { continue }
+      if toldSinceRun[index], let moved = reads.first(where: { movesOn($0, values: values) }) {
+        failures.append("e\(index) did not run in \(operation), though \(moved.input) moved on and a write reached it")
+      }
+      // Without writing effects, exactly: started in this operation, or cancelled in
+      // it, nothing to expect.
+      guard !script.effectsWrite, let before = readsBefore[index] else { continue }
       let moved = before.filter { movesOn($0, values: values) }
       if runs == 0, !moved.isEmpty {
         failures.append("e\(index) did not run in \(operation), though \(moved.map(\.input)) moved on")
