@@ -172,9 +172,17 @@ struct GraphWork {
       let computation = unsafeDowncast(node.takeUnretainedValue(), to: Computation.self)
       if computation.registrar.storage.hasOneShotObservers(of: 0) { NotificationBatch.enqueue(computation) }
     }
+    // A computation that nobody observes retires, unless a one-shot tracking observes
+    // it, or will: one whose `apply`, under way on this thread, read it and made this
+    // change. Retired, the value would count as changed for that tracking when it
+    // installs its observer (see `Computation.retire()`), though the change is the
+    // tracking's own; pulled when the batch drains, the value announces its change
+    // while `apply` runs, which the tracking counts as its own write, and stays linked
+    // to its inputs for the changes that follow.
     work.pointee.unobserved.forEach { node, announces in
       let computation = unsafeDowncast(node.takeUnretainedValue(), to: Computation.self)
-      if announces && computation.registrar.storage.hasOneShotObservers(of: 0) {
+      let storage = computation.registrar.storage
+      if announces && (storage.hasOneShotObservers(of: 0) || AccessList.currentScopesRead(storage)) {
         NotificationBatch.enqueue(computation)
       } else {
         computation.retire()

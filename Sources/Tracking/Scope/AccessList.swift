@@ -307,6 +307,18 @@ package struct AccessList {
     }
   }
 
+  /// Whether a tracking scope open on this thread (the current one, or one it is
+  /// nested in) read the object owning `storage`: a change of it made now is that
+  /// scope's own.
+  static func currentScopesRead(_ storage: RegistrarStorage) -> Bool {
+    var current = CurrentScope.accessList
+    while let list = current {
+      if list.pointee.firstStorage === storage || list.pointee.position(of: storage) != nil { return true }
+      current = list.pointee.enclosing
+    }
+    return false
+  }
+
   private mutating func countOwnWrite(of storage: RegistrarStorage) {
     if firstStorage === storage {
       firstOwnWrites += 1

@@ -89,4 +89,30 @@ struct OwnWritesTests {
     #expect(seen.values == [0, 6, 7, 8])
     token.cancel()
   }
+
+  final class Events: @unchecked Sendable {
+    var kinds: [TrackingEvent.Kind] = []
+  }
+
+  /// A one-shot tracking whose `apply` writes an input of the derived value it read,
+  /// which nothing else observes: as for a property `apply` writes, the write does not
+  /// fire it; the next change does.
+  @Test(arguments: [false, true])
+  func aOneShotTrackingWhoseApplyWritesAnInputOfADerivedValueItRead(observedElsewhere: Bool) {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let token = observedElsewhere ? observe { _ = sum.value } : nil
+    let events = Events()
+    withTracking(options: [.willSet, .didSet]) {
+      _ = sum.value
+      pair.x = 5
+    } onChange: { event in
+      events.kinds.append(event.kind)
+    }
+    #expect(events.kinds == [])
+    pair.y = 1
+    #expect(events.kinds == [.willSet, .didSet])
+    #expect(sum.value == 6)
+    token?.cancel()
+  }
 }
