@@ -285,8 +285,8 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     // The run ends in this critical section, with its links, unless the value announces
     // its change first (the run is still under way for the observers it tells).
     var work = GraphWork()
-    var end = RecomputationEnd()
-    if !announces { end = endRecomputation(reads, work: &work) }
+    var stale = false
+    if !announces { stale = endRecomputation(reads, work: &work) }
     Graph.leave()
     // An equal value, or the one replaced, is destroyed outside the lock: its deinit
     // may be anything.
@@ -294,11 +294,11 @@ final class DerivedComputation: Computation, @unchecked Sendable {
     if announces {
       announce()
       Graph.enter()
-      end = endRecomputation(reads, work: &work)
+      stale = endRecomputation(reads, work: &work)
       Graph.leave()
     }
     if !work.isEmpty { work.perform() }
-    if _slowPath(!end.isEmpty) { finish(end) }
+    if stale { becomeStale(dirty: true, deferred: false) }
   }
 
   /// Moves the new value into the cache and moves to the next version. Under the

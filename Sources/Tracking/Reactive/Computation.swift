@@ -357,37 +357,14 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   func recompute(thread: UInt) {}
 
   /// Ends a recomputation that read `reads`, under the graph lock (held): drops the
-  /// links the run did not read again, and ends the run. Returns what the caller must
-  /// do once the lock is left (see ``RecomputationEnd``).
+  /// links the run did not read again, and ends the run. Returns whether the value is
+  /// stale already (something it read changed before the run linked to it), which the
+  /// caller must pass on once the lock is left (``becomeStale(dirty:deferred:)``).
   @inline(__always)
-  final func endRecomputation(_ reads: borrowing AccessList, work: inout GraphWork) -> RecomputationEnd {
-    let settles = Graph.endRun(of: graph, work: &work)
+  final func endRecomputation(_ reads: borrowing AccessList, work: inout GraphWork) -> Bool {
+    _ = Graph.endRun(of: graph, work: &work)
     graph.pointee.runningThread = 0
-    var end = RecomputationEnd()
-    if reads.changedBeforeLink { end.insert(.stale) }
-    if settles { end.insert(.settles) }
-    return end
-  }
-
-  /// What is left to do at the end of a recomputation, once the graph lock is left
-  /// (``finish(_:)``). Empty almost always: one test on the common path.
-  struct RecomputationEnd: OptionSet {
-    let rawValue: UInt8
-    init(rawValue: UInt8) { self.rawValue = rawValue }
-    init() { rawValue = 0 }
-    /// Something the run read changed before the run linked to it: the value is stale
-    /// already, and the change must be passed on (``becomeStale(dirty:deferred:)``).
-    static let stale = Self(rawValue: 1)
-    /// The run ignored its own change of a computation it read: bring the inputs up to
-    /// date (``ReactiveNode/settleInputs()``).
-    static let settles = Self(rawValue: 2)
-  }
-
-  /// Does what `end` says is left (not empty).
-  @inline(never)
-  final func finish(_ end: RecomputationEnd) {
-    if end.contains(.stale) { becomeStale(dirty: true, deferred: false) }
-    if end.contains(.settles) { settleInputs() }
+    return reads.changedBeforeLink
   }
 
   deinit {

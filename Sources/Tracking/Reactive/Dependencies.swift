@@ -51,17 +51,13 @@ extension ReactiveNode {
   /// Ends a reaction's run that read `reads`: drops the node's links that the run did
   /// not read again (it made those it read as it read them), then calls `end` under the
   /// node's lock with whether something the run read changed before the run linked to
-  /// it, and returns what it returns. `settles`: the run ignored its own change of a
-  /// computation it read (``GraphNode/ignoredOwnMark``), and the caller must call
-  /// ``settleInputs()``.
+  /// it, and returns what it returns.
   @inline(__always)
-  final func endRun<R>(
-    _ reads: borrowing AccessList, settles: inout Bool, end: (inout NodeState, _ changedElsewhere: Bool) -> R
-  ) -> R {
+  final func endRun<R>(_ reads: borrowing AccessList, end: (inout NodeState, _ changedElsewhere: Bool) -> R) -> R {
     var work = GraphWork()
     let result = state.withLock { state -> R in
       Graph.enter()
-      settles = Graph.endRun(of: graph, work: &work)
+      _ = Graph.endRun(of: graph, work: &work)
       Graph.leave()
       return end(&state, reads.changedBeforeLink)
     }
@@ -120,7 +116,8 @@ extension ReactiveNode {
   }
 
   /// The end of a run that ignored its own change of a computation it read (the
-  /// own-writes rule, see ``GraphNode/ignoredOwnMark``): brings the stale computations
+  /// own-writes rule, see ``GraphNode/ignoredOwnMark``), once the run is over and the
+  /// locks are left (``GraphWork/settleInputs(of:)``): brings the stale computations
   /// it read up to date, so that the next change of their inputs reaches this node
   /// again. This does not run the node: its links keep the versions it read, so the
   /// next run it has for another cause counts these changes too (see

@@ -40,6 +40,9 @@ struct GraphWork {
     /// Nodes released by dropped links, a link's two in one entry: dropping one link
     /// is then one entry, which the list holds without memory of its own.
     var releases = SmallList<(Unmanaged<AnyObject>?, Unmanaged<AnyObject>?)>()
+    /// Nodes whose run just ended having ignored its own change of a computation it
+    /// read: their inputs must be brought up to date.
+    var inputsToSettle = SmallList<Unmanaged<AnyObject>>()
 
     /// Frees the lists' memory (see ``SmallList/deallocate()``).
     mutating func deallocate() {
@@ -49,6 +52,7 @@ struct GraphWork {
       hooks.deallocate()
       settles.deallocate()
       releases.deallocate()
+      inputsToSettle.deallocate()
     }
   }
 
@@ -115,6 +119,15 @@ struct GraphWork {
   /// The hooks of a source's storage must look at its sources again (one gained its
   /// first subscriber or lost its last).
   mutating func settleHooks(_ handle: StorageHandle) { withLists { $0.settles.append(handle) } }
+
+  /// `node`'s run ended having ignored its own change of a computation it read
+  /// (``GraphNode/ignoredOwnMark``): its inputs are brought up to date once the locks
+  /// are left (``ReactiveNode/settleInputs()``). On the run's own thread, which
+  /// performs the work of the run's end.
+  mutating func settleInputs(of node: GraphRef) {
+    let entry = node.pointee.owner.retain()
+    withLists { $0.inputsToSettle.append(entry) }
+  }
 
   /// Releases the references of a dropped link (those not held for a pin) once the
   /// lock is left.
@@ -202,6 +215,10 @@ struct GraphWork {
     work.pointee.releases.forEach {
       $0.0?.release()
       $0.1?.release()
+    }
+    work.pointee.inputsToSettle.forEach { node in
+      node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReactiveNode.self).settleInputs() }
+      node.release()
     }
   }
 

@@ -229,12 +229,9 @@ extension Reaction {
     makeCurrent { body(&reads) }
     let thread = tracking_current_thread()
     let runsHere = runsWhereChanged
-    var settles = false
-    let end = endRun(reads, settles: &settles) { state, changedElsewhere in
+    return endRun(reads) { state, changedElsewhere in
       state.endRun(changed: changedElsewhere, runsHere: runsHere, thread: thread, keepsSource: bodyTakesChange)
     }
-    if _slowPath(settles) { settleInputs() }
-    return end
   }
 
   /// Whether a computation this reaction read changed value (pulling each up to date,
