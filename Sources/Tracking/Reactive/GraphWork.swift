@@ -2,7 +2,8 @@ import CTrackingSupport
 
 /// What a walk under the graph lock found to do once the lock is left: the calls out
 /// (nodes to tell, computations to retire or to queue for their one-shot observers,
-/// hooks) and the releases of the nodes that dropped links held. Each node in it is
+/// hooks, the inputs to bring up to date at the end of a run that ignored its own
+/// change of one) and the releases of the nodes that dropped links held. Each node in it is
 /// retained, and released by ``perform(_:)``, which must be called once when the work
 /// is not empty.
 ///
