@@ -200,5 +200,24 @@ struct TrackingPublisherTests {
     #expect(fired.values.isEmpty)
     cancellable.cancel()
   }
+
+  /// The publisher's closure writes an input of a derived value it read: the write
+  /// emits nothing, and each later change of the other input still emits (the run's end
+  /// brings the derived value up to date, as for `observe`).
+  @Test func aClosureThatWritesAnInputOfADerivedValueItReadEmitsForLaterChanges() {
+    let scene = Scene()
+    let detailed = Derived { scene.showsDetail ? scene.count : -scene.count }
+    let seen = Received<Int>()
+    let cancellable = TrackingPublisher { () -> Int in
+      let value = detailed.value
+      scene.count = 5
+      return value
+    }.sink { seen.append($0) }
+    #expect(seen.values == [])
+    scene.showsDetail = true
+    scene.showsDetail = false
+    #expect(seen.values == [5, -5])
+    cancellable.cancel()
+  }
 }
 #endif

@@ -115,4 +115,47 @@ struct OwnWritesTests {
     #expect(sum.value == 6)
     token?.cancel()
   }
+
+  // The other deliveries end their runs through the same graph code as `observe`: each
+  // is checked once here, with the shape of the first test.
+
+  /// A render loop's component that writes an input of a derived value it read is
+  /// marked dirty by each later change of the other input.
+  @MainActor @Test func aRenderLoopComponent() {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let seen = Recorder()
+    let loop = RenderLoop()
+    let component = loop.register {
+      seen.values.append(sum.value)
+      pair.x = 5
+    }
+    #expect(seen.values == [0])
+    #expect(!loop.isDirty(component))
+    pair.y = 1
+    #expect(loop.isDirty(component))
+    #expect(loop.runCycle() == 1)
+    pair.y = 2
+    #expect(loop.runCycle() == 1)
+    #expect(seen.values == [0, 6, 7])
+    loop.unregister(component)
+  }
+
+  /// A `TrackedValues` sequence whose closure writes an input of a derived value it
+  /// read yields a value for each later change of the other input. (Were the change
+  /// lost, `next()` would wait for ever: the time limit makes that a failure.)
+  @Test(.timeLimit(.minutes(1))) func aTrackedValuesSequence() async {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    var values = TrackedValues { () -> Int in
+      let value = sum.value
+      pair.x = 5
+      return value
+    }.makeAsyncIterator()
+    #expect(await values.next() == 0)
+    pair.y = 1
+    #expect(await values.next() == 6)
+    pair.y = 2
+    #expect(await values.next() == 7)
+  }
 }
