@@ -43,6 +43,9 @@ final class LockedCell: Trackable, @unchecked Sendable {
       registrar.withMutation(of: self, property: 0, keyPath: \.value) { lock.withLock { storage = newValue } }
     }
   }
+
+  /// The value, read without recording a dependency.
+  var untrackedValue: Int { lock.withLock { storage } }
 }
 
 /// The diamond of the issue: `b = a * 2`, `c = a * 3`, `d = b + c`, always `5 * a`.
