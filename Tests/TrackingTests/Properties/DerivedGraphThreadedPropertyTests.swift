@@ -10,6 +10,9 @@ import Tracking
 /// the values that are there at the end — no change lost, whatever thread made it or
 /// ran the effect. ThreadSanitizer runs it too.
 ///
+/// Half of the effects that take events hear will-sets, which run them before another
+/// thread's write stores its value; the did-set after it must run them again.
+///
 /// Effects that write (one in three writes a value of its own to a signal of its own)
 /// write on whatever thread runs them. Such a write does not reach the run that made it,
 /// nor the runs it is nested in on that thread (the own-writes rule), so a read made
@@ -126,9 +129,14 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     for index in graph.computations.indices {
       derived.append(graph.computations[index].derived { [unowned self] in self.compute(index) })
     }
+    // Of the effects that take events, those with an odd number hear will-sets: they
+    // run before a write stores its value too, and the did-set that follows runs them
+    // again (the final value is never lost).
     let started = graph.effects.enumerated().map { index, effect in
       effect.takesEvents
-        ? withContinuousTracking(options: .didSet, delivery: .immediate, firstRun: .immediate) { [unowned self] _ in
+        ? withContinuousTracking(
+          options: index % 2 == 1 ? .willSet : .didSet, delivery: .immediate, firstRun: .immediate
+        ) { [unowned self] _ in
           self.runEffect(index)
         }
         : observe { [unowned self] in self.runEffect(index) }
