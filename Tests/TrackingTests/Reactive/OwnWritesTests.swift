@@ -16,6 +16,14 @@ struct OwnWritesTests {
     var values: [Int] = []
   }
 
+  /// Reads `sum`, then writes `pair.x`, one of its inputs: a run's own write through
+  /// the derived value it read.
+  static func readThenWrite(_ sum: Derived<Int>, _ pair: Pair) -> Int {
+    let value = sum.value
+    pair.x = 5
+    return value
+  }
+
   /// The observation writes `x`, which the derived value it read reads: the write
   /// does not run it again, and each later change of `y` does.
   @Test func anObservationThatWritesAnInputOfADerivedValueItReadHearsTheNextChanges() {
@@ -75,11 +83,7 @@ struct OwnWritesTests {
   @Test func aDerivedValueThatWritesAnInputOfWhatItReadsHearsTheNextChanges() {
     let pair = Pair()
     let sum = Derived { pair.x + pair.y }
-    let copy = Derived { () -> Int in
-      let value = sum.value
-      pair.x = 5
-      return value
-    }
+    let copy = Derived { Self.readThenWrite(sum, pair) }
     let seen = Recorder()
     let token = observe { seen.values.append(copy.value) }
     #expect(seen.values == [0])
@@ -147,11 +151,7 @@ struct OwnWritesTests {
   @Test(.timeLimit(.minutes(1))) func aTrackedValuesSequence() async {
     let pair = Pair()
     let sum = Derived { pair.x + pair.y }
-    var values = TrackedValues { () -> Int in
-      let value = sum.value
-      pair.x = 5
-      return value
-    }.makeAsyncIterator()
+    var values = TrackedValues { Self.readThenWrite(sum, pair) }.makeAsyncIterator()
     #expect(await values.next() == 0)
     pair.y = 1
     #expect(await values.next() == 6)
