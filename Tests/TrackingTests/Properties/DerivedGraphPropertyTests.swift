@@ -5,7 +5,7 @@ import Testing
 /// Random graphs of derived values — diamonds, chains, dependencies that come and go,
 /// moduli that make many recomputations end equal, each of `Derived`'s rules for what
 /// counts as a change — with effects (some of which write) and one-shot trackings on
-/// them, under random writes, transactions, reads and cancellations. Each step is checked against values
+/// them, under random writes, transactions, reads, cancellations and restarts. Each step is checked against values
 /// computed by hand (see ``DerivedGraphWorld`` for the rules): no read sees a glitch,
 /// no computation runs twice for one change or runs with nothing changed, each effect
 /// runs exactly when a write other than its own reached it and something it read moved
@@ -108,7 +108,7 @@ enum DerivedGraphGenerator {
     let signals = graph.signalCount
     let computations = graph.computations.count
     return (0..<count).map { _ -> GraphOp in
-      switch Int.random(in: 0..<10, using: &rng) {
+      switch Int.random(in: 0..<11, using: &rng) {
       case 0..<4: write(&rng, signals: signals)
       case 4..<7:
         .transaction(
@@ -118,10 +118,11 @@ enum DerivedGraphGenerator {
               : .write(signal: Int.random(in: 0..<signals, using: &rng), value: Int.random(in: 0...2, using: &rng))
           })
       case 7..<9: .read(computation: Int.random(in: 0..<computations, using: &rng))
-      default:
+      case 9:
         Bool.random(using: &rng)
           ? .cancel(effect: Int.random(in: 0..<graph.effects.count, using: &rng))
           : .track(computation: Int.random(in: 0..<computations, using: &rng))
+      default: .restart(effect: Int.random(in: 0..<graph.effects.count, using: &rng))
       }
     }
   }

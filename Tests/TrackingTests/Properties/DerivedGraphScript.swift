@@ -99,6 +99,9 @@ enum GraphOp: Sendable, CustomStringConvertible {
   case transaction([GraphStep])
   case read(computation: Int)
   case cancel(effect: Int)
+  /// Starts a cancelled effect again, as a new observation (its first run at once);
+  /// nothing if the effect is live.
+  case restart(effect: Int)
   /// A one-shot did-set tracking (`withTracking(options: .didSet, …)`) of a
   /// computation's value.
   case track(computation: Int)
@@ -109,6 +112,7 @@ enum GraphOp: Sendable, CustomStringConvertible {
     case .transaction(let steps): "transaction { \(steps.map(\.description).joined(separator: "; ")) }"
     case .read(let computation): "read c\(computation)"
     case .cancel(let effect): "cancel e\(effect)"
+    case .restart(let effect): "restart e\(effect)"
     case .track(let computation): "track c\(computation) once"
     }
   }

@@ -4,7 +4,8 @@ import Testing
 import Tracking
 
 /// Random derived graphs used from two or three threads at once: each thread repeats
-/// its own random writes, transactions, reads and cancellations. When they are done,
+/// its own random writes, transactions, reads, cancellations and restarts (an effect
+/// started again makes its first run while other threads write). When they are done,
 /// every computation's value agrees with its inputs' values (equal to what its closure
 /// computes from them, or equal by its rule), and every live effect's latest run read
 /// the values that are there at the end — no change lost, whatever thread made it or
@@ -90,11 +91,19 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
   private var tokens: [TrackingToken?] = []
   /// Under `lock`: what each effect's latest run read and wrote, in order.
   private var lastRuns: [[RunEvent]]
+  /// Under `lock`: each effect's observation being made (its first run under way, its
+  /// token not kept yet), and how many were made; a run records its reads only if its
+  /// observation is the latest (one cancelled may end a run on another thread).
+  private var starting: [Bool]
+  private var generations: [Int]
 
   init(_ graph: DerivedGraphScript) {
     self.graph = graph
     signals = (0..<graph.signalCount).map { _ in LockedCell() }
     lastRuns = Array(repeating: [], count: graph.effects.count)
+    tokens = Array(repeating: nil, count: graph.effects.count)
+    starting = Array(repeating: false, count: graph.effects.count)
+    generations = Array(repeating: 0, count: graph.effects.count)
   }
 
   /// One step of an effect's run: a read and the value it returned, or a write made
@@ -129,19 +138,7 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     for index in graph.computations.indices {
       derived.append(graph.computations[index].derived { [unowned self] in self.compute(index) })
     }
-    // Of the effects that take events, those with an odd number hear will-sets: they
-    // run before a write stores its value too, and the did-set that follows runs them
-    // again (the final value is never lost).
-    let started = graph.effects.enumerated().map { index, effect in
-      effect.takesEvents
-        ? withContinuousTracking(
-          options: index % 2 == 1 ? .willSet : .didSet, delivery: .immediate, firstRun: .immediate
-        ) { [unowned self] _ in
-          self.runEffect(index)
-        }
-        : observe { [unowned self] in self.runEffect(index) }
-    }
-    lock.withLock { tokens = started }
+    for index in graph.effects.indices { start(index) }
     DispatchQueue.concurrentPerform(iterations: threads.count) { thread in
       for round in 0..<rounds {
         for op in threads[thread] { perform(op, round: round) }
@@ -186,6 +183,8 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
         return tokens[effect]
       }
       token?.cancel()
+    case .restart(let effect):
+      start(effect)
     case .track(let computation):
       withTracking(options: .didSet, { _ = derived[computation].value }) { [unowned self] _ in
         _ = derived[computation].value
@@ -197,7 +196,35 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     graph.compute(index) { value(of: $0) }
   }
 
-  private func runEffect(_ index: Int) {
+  /// Starts effect `index` unless it is live or being started: a new observation,
+  /// whose first run is now, on this thread, while the other threads write.
+  ///
+  /// Of the effects that take events, those with an odd number hear will-sets: they
+  /// run before a write stores its value too, and the did-set that follows runs them
+  /// again (the final value is never lost).
+  private func start(_ index: Int) {
+    let generation = lock.withLock { () -> Int? in
+      guard tokens[index] == nil, !starting[index] else { return nil }
+      starting[index] = true
+      generations[index] += 1
+      return generations[index]
+    }
+    guard let generation else { return }
+    let token =
+      graph.effects[index].takesEvents
+      ? withContinuousTracking(
+        options: index % 2 == 1 ? .willSet : .didSet, delivery: .immediate, firstRun: .immediate
+      ) { [unowned self] _ in
+        self.runEffect(index, generation: generation)
+      }
+      : observe { [unowned self] in self.runEffect(index, generation: generation) }
+    lock.withLock {
+      tokens[index] = token
+      starting[index] = false
+    }
+  }
+
+  private func runEffect(_ index: Int, generation: Int) {
     let effect = graph.effects[index]
     let stack = RunStack.current
     let log = RunLog()
@@ -213,7 +240,7 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     }
     if let write = effect.write, write.before == effect.reads.count { writeOwn(write, on: stack) }
     stack.logs.removeLast()
-    lock.withLock { lastRuns[index] = log.events }
+    lock.withLock { if generations[index] == generation { lastRuns[index] = log.events } }
   }
 
   /// An effect's write: logged in every run under way on this thread, then made. A

@@ -85,6 +85,11 @@ final class DerivedGraphWorld: @unchecked Sendable {
   private(set) var failures: [String] = []
   /// How many times each effect ran, its first run included.
   private(set) var effectRuns: [Int]
+  /// How many times each effect's observation ran since it started (or started again).
+  private var runsSinceStart: [Int]
+  /// The effect whose observation is being made: its first run comes before its token
+  /// is kept.
+  private var starting: Int?
 
   init(_ script: DerivedGraphScript) {
     self.script = script
@@ -97,6 +102,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
     effectReads = Array(repeating: nil, count: script.effects.count)
     effectRunsInOp = Array(repeating: 0, count: script.effects.count)
     effectRuns = Array(repeating: 0, count: script.effects.count)
+    runsSinceStart = effectRuns
     toldSinceRun = Array(repeating: false, count: script.effects.count)
   }
 
@@ -105,17 +111,8 @@ final class DerivedGraphWorld: @unchecked Sendable {
     for index in script.computations.indices {
       derived.append(script.computations[index].derived { [unowned self] in self.compute(index) })
     }
-    for (index, effect) in script.effects.enumerated() {
-      if effect.takesEvents {
-        tokens.append(
-          withContinuousTracking(options: .didSet, delivery: .immediate, firstRun: .immediate) { [unowned self] event in
-            self.runEffect(index, kind: event.kind)
-          })
-      } else {
-        tokens.append(observe { [unowned self] in self.runEffect(index, kind: nil) })
-      }
-      if effectReads[index] == nil { failures.append("e\(index) did not run when it started") }
-    }
+    tokens = Array(repeating: nil, count: script.effects.count)
+    for index in script.effects.indices { start(index) }
     for (number, op) in script.ops.enumerated() {
       perform(op, number: number)
     }
@@ -153,6 +150,9 @@ final class DerivedGraphWorld: @unchecked Sendable {
       tokens[effect]?.cancel()
       tokens[effect] = nil
       effectReads[effect] = nil
+    case .restart(let effect):
+      guard effect < tokens.count, tokens[effect] == nil else { break }
+      start(effect)
     case .track(let computation):
       track(computation)
     }
@@ -225,15 +225,31 @@ final class DerivedGraphWorld: @unchecked Sendable {
     return value
   }
 
+  /// Starts effect `index` (again, after a cancellation): a new observation, whose
+  /// first run is now.
+  private func start(_ index: Int) {
+    runsSinceStart[index] = 0
+    toldSinceRun[index] = false
+    starting = index
+    defer { starting = nil }
+    tokens[index] =
+      script.effects[index].takesEvents
+      ? withContinuousTracking(options: .didSet, delivery: .immediate, firstRun: .immediate) { [unowned self] event in
+        self.runEffect(index, kind: event.kind)
+      }
+      : observe { [unowned self] in self.runEffect(index, kind: nil) }
+    if effectReads[index] == nil { failures.append("e\(index) did not run when it started") }
+  }
+
   /// `kind`: the event's, for an effect that takes events: `initial` for its first run,
   /// `didSet` after.
   private func runEffect(_ index: Int, kind: TrackingEvent.Kind?) {
     if inTransaction { failures.append("e\(index) ran inside a transaction") }
-    if let kind, kind != (effectRuns[index] == 0 ? .initial : .didSet) {
-      failures.append("e\(index)'s run \(effectRuns[index] + 1) had a \(kind) event")
+    if let kind, kind != (runsSinceStart[index] == 0 ? .initial : .didSet) {
+      failures.append("e\(index)'s run \(runsSinceStart[index] + 1) of its observation had a \(kind) event")
     }
     // (Its first run comes before its token is kept.)
-    if index < tokens.count, tokens[index] == nil { failures.append("e\(index) ran after its cancellation") }
+    if tokens[index] == nil, starting != index { failures.append("e\(index) ran after its cancellation") }
     if effectRuns[index] > 0, let before = effectReads[index] {
       let values = script.values(signals: signalValues, cached: cached)
       if !toldSinceRun[index] {
@@ -244,6 +260,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
     }
     effectRunsInOp[index] += 1
     effectRuns[index] += 1
+    runsSinceStart[index] += 1
     running.append(index)
     let effect = script.effects[index]
     var reads: [(input: GraphInput, version: Int)] = []
@@ -291,8 +308,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
   /// Whether a write of `signal` reaches `effect`: its latest run read the signal, or a
   /// computation whose latest run read it, or one that did, and so on.
   private func reaches(_ effect: Int, _ signal: Int) -> Bool {
-    // (Its first run comes before its token is kept.)
-    if effect < tokens.count, tokens[effect] == nil { return false }
+    if tokens[effect] == nil { return false }
     guard let reads = effectReads[effect] else { return false }
     var seen: Set<Int> = []
     var inputs = reads.map(\.input)
