@@ -5,11 +5,12 @@ import Testing
 /// Random graphs of derived values — diamonds, chains, dependencies that come and go,
 /// moduli that make many recomputations end equal, each of `Derived`'s rules for what
 /// counts as a change — with effects (some of which write) and one-shot trackings on
-/// them, under random writes, transactions, reads, cancellations and restarts. Each step is checked against values
-/// computed by hand (see ``DerivedGraphWorld`` for the rules): no read sees a glitch,
-/// no computation runs twice for one change or runs with nothing changed, each effect
-/// runs exactly when a write other than its own reached it and something it read moved
-/// on, and each tracking fires exactly when its value moved on.
+/// them, under random writes, transactions, reads, cancellations and restarts. Each
+/// step is checked against values computed by hand (see ``DerivedGraphWorld`` for the
+/// rules): no read sees a glitch, no computation runs twice for one change or runs with
+/// nothing changed, each effect runs exactly when a write other than its own reached
+/// it and something it read moved on, and each tracking fires exactly when its value
+/// moved on.
 ///
 /// A failure prints the script, shrunk, and what broke; the seed it prints replays it
 /// (`@Test(.fixedSeed("…"))`).

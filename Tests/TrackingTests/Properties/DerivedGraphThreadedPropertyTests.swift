@@ -294,8 +294,15 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
   private func explains(_ events: [RunEvent], current: [Int]) -> Bool {
     let count = current.count
     let none = [Int?](repeating: nil, count: graph.computations.count)
-    candidates: for code in 0..<Int(pow(3, Double(count))) {
-      var values = (0..<count).map { signal in code / Int(pow(3, Double(signal))) % 3 }
+    let combinations = (0..<count).reduce(1) { product, _ in product * 3 }
+    candidates: for code in 0..<combinations {
+      // The digits of `code` in base 3, one per signal.
+      var values: [Int] = []
+      var digits = code
+      for _ in 0..<count {
+        values.append(digits % 3)
+        digits /= 3
+      }
       var reached: Set<Int> = []
       var reads: [GraphInput] = []
       for event in events {
@@ -335,8 +342,8 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     }
   }
 
-  /// Whether computation `index`, or one it may read, keeps a recomputed value that is
-  /// only equal by its rule (`sameParity`).
+  /// Whether `input` is a computation that keeps a recomputed value only equal by its
+  /// rule (`sameParity`), or one that may read such a computation.
   private func keepsEqualValues(_ input: GraphInput) -> Bool {
     guard case .computation(let index) = input else { return false }
     let computation = graph.computations[index]
