@@ -362,7 +362,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
   /// caller must pass on once the lock is left (``becomeStale(dirty:deferred:)``).
   @inline(__always)
   final func endRecomputation(_ reads: borrowing AccessList, work: inout GraphWork) -> Bool {
-    _ = Graph.endRun(of: graph, work: &work)
+    Graph.endRun(of: graph, work: &work)
     graph.pointee.runningThread = 0
     return reads.changedBeforeLink
   }

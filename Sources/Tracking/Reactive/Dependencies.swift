@@ -57,7 +57,7 @@ extension ReactiveNode {
     var work = GraphWork()
     let result = state.withLock { state -> R in
       Graph.enter()
-      _ = Graph.endRun(of: graph, work: &work)
+      Graph.endRun(of: graph, work: &work)
       Graph.leave()
       return end(&state, reads.changedBeforeLink)
     }

@@ -188,33 +188,31 @@ extension Graph {
   }
 
   /// Ends `sub`'s run: drops the links the run did not read (all of them if it read
-  /// nothing, or if the node was cancelled meanwhile). Returns whether the node has
-  /// links left. A run that ignored its own change of a computation it read
-  /// (``GraphNode/ignoredOwnMark``) leaves `work` to bring its inputs up to date once
-  /// the lock is left (``ReactiveNode/settleInputs()``). Inlined for the common end, a
-  /// run that read what the previous one read, up to its last link, and noted nothing
-  /// else.
+  /// nothing, or if the node was cancelled meanwhile). A run that ignored its own
+  /// change of a computation it read (``GraphNode/ignoredOwnMark``) leaves `work` to
+  /// bring its inputs up to date once the lock is left (``ReactiveNode/settleInputs()``).
+  /// Inlined for the common end, a run that read what the previous one read, up to its
+  /// last link, and noted nothing else.
   @inline(__always)
-  static func endRun(of sub: GraphRef, work: inout GraphWork) -> Bool {
+  static func endRun(of sub: GraphRef, work: inout GraphWork) {
     if sub.pointee.running, let tail = sub.pointee.depsTail, tail.pointee.nextDep == nil,
       !sub.pointee.cancelled, sub.pointee.readIndex == nil, sub.pointee.runNotes.isEmpty
     {
       sub.pointee.running = false
       sub.pointee.depsTail = nil
       sub.pointee.epoch &+= 1
-      return true
+      return
     }
-    let ran = endRunDroppingLinks(of: sub, work: &work)
+    endRunDroppingLinks(of: sub, work: &work)
     if sub.pointee.ignoredOwnMark {
       sub.pointee.ignoredOwnMark = false
       work.settleInputs(of: sub)
     }
-    return ran
   }
 
   /// ``endRun(of:work:)`` for the other ends.
   @inline(never)
-  private static func endRunDroppingLinks(of sub: GraphRef, work: inout GraphWork) -> Bool {
+  private static func endRunDroppingLinks(of sub: GraphRef, work: inout GraphWork) {
     let ran = sub.pointee.running
     sub.pointee.running = false
     if _slowPath(sub.pointee.readIndex != nil) { freeReadIndex(of: sub) }
@@ -232,13 +230,12 @@ extension Graph {
         unlink(current, work: &work)
       }
       countRelink(sub)
-      return true
+      return
     }
     sub.pointee.depsTail = nil
     if sub.pointee.deps != nil { sub.pointee.relinked = true }
     dropDependencies(of: sub, work: &work)
     countRelink(sub)
-    return false
   }
 
   /// Counts a run that relinked (``GraphNode/relinks``).
