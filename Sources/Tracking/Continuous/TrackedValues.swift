@@ -202,8 +202,8 @@ final class RunSignal: @unchecked Sendable {
   private let state: Locked<State>
   /// The reaction whose runs evaluate the iterator's closure. It hears will-sets (a
   /// transaction starts at the first one) and did-sets (so the final value is never
-  /// lost).
-  private let reaction: Reaction
+  /// lost). Internal for the tests that look at its state.
+  let reaction: Reaction
 
   @usableFromInline
   init() {
@@ -252,6 +252,10 @@ final class RunSignal: @unchecked Sendable {
     state.withLock { $0.pending = false }
     return reaction.run(ifNeeded: !always, body)
   }
+
+  /// Whether a task waits for the next change (for the tests: a waiter parked while the
+  /// reaction says its owner was told is a wake-up lost).
+  var hasWaiter: Bool { state.withLock { $0.waiter != nil } }
 
   /// Ends the signal: wakes a waiter and cancels the reaction.
   @usableFromInline

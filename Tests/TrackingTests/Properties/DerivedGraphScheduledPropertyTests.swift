@@ -1,0 +1,292 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import Tracking
+
+/// The actor the effects of ``ScheduledDerivedGraphWorld`` are isolated to.
+@globalActor actor GraphActor {
+  static let shared = GraphActor()
+}
+
+/// Random derived graphs whose effects are isolated to an actor (``GraphActor``), used
+/// from threads and from that actor at once. A change made off the actor reaches an
+/// effect as a run scheduled there (coalesced with the changes made before it runs); a
+/// change made on the actor runs an effect with immediate delivery where it happens.
+/// Each effect is one of five kinds: `observe` (immediate), `observeCoalesced` (heard at
+/// will-set, run later), `withContinuousTracking` with immediate or coalesced delivery
+/// and will-set, did-set or both, or the iteration of a ``TrackedValues`` sequence by a
+/// task on the actor (its runs are the iterator's, woken by the changes).
+///
+/// When every thread is done, the runs still to come are let happen, on the actor, until
+/// none is left: the scheduled runs, the iterations' wake-ups and their first values.
+/// Then no effect may be stale (a change no run will follow: lost), and every live
+/// effect's latest run read the values that are there at the end. The check is made on
+/// the actor, where every run happens, so no run is under way meanwhile.
+///
+/// The effects' own writes (``GraphEffect/write``) are left out here: the threaded
+/// graphs (``DerivedGraphThreadedPropertyTests``) check them.
+@Suite("Properties: random derived graphs with effects on an actor", .timeLimit(.minutes(2)))
+struct DerivedGraphScheduledPropertyTests {
+  @Test func everyScheduledEffectEndsConsistent() async {
+    await propertyCheck(count: Self.count, input: DerivedGraphGenerator.threadedScripts()) { script in
+      let world = ScheduledDerivedGraphWorld(script.graph)
+      let failures = await world.run(script.threads, rounds: Self.rounds)
+      #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\nscript:\n\(script)")
+    }
+  }
+
+  /// Each thread runs its operations this many times (the values written vary with
+  /// the round).
+  static let rounds = 20
+  static let count = (Int(ProcessInfo.processInfo.environment["TRACKING_PROPERTY_CASES"] ?? "") ?? 400) / 8
+}
+
+/// Runs a graph's operations from threads and from ``GraphActor``, with effects isolated
+/// to the actor, then compares the end state with the values computed by hand.
+/// Thread-safe: the signals lock their storage, the effects' latest reads and their handles
+/// are under `lock`, and the rest is set before the operations start.
+final class ScheduledDerivedGraphWorld: @unchecked Sendable {
+  private let graph: DerivedGraphScript
+  private let signals: [LockedCell]
+  private var derived: [Derived<Int>] = []
+  private let lock = NSLock()
+  /// Under `lock`: each live effect's observation or iteration.
+  private var handles: [Handle?]
+  /// Under `lock`: what each effect's latest run read, in order.
+  private var lastRuns: [[(GraphInput, Int)]]
+  /// Under `lock`: an observation being made (its token not kept yet), and how many
+  /// were made; a run records its reads only if its observation is the latest.
+  private var starting: [Bool]
+  private var generations: [Int]
+
+  init(_ graph: DerivedGraphScript) {
+    self.graph = graph
+    signals = (0..<graph.signalCount).map { _ in LockedCell() }
+    handles = Array(repeating: nil, count: graph.effects.count)
+    lastRuns = Array(repeating: [], count: graph.effects.count)
+    starting = Array(repeating: false, count: graph.effects.count)
+    generations = Array(repeating: 0, count: graph.effects.count)
+  }
+
+  /// Runs the first thread's operations on the actor (yielding it between rounds, so
+  /// that scheduled runs happen meanwhile) and the others on threads of their own, each
+  /// `rounds` times, all at once; then lets the scheduled runs happen and returns what
+  /// does not agree with the values computed by hand.
+  func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
+    for index in graph.computations.indices {
+      derived.append(graph.computations[index].derived { [unowned self] in self.compute(index) })
+    }
+    for index in graph.effects.indices { start(index) }
+    let others = Array(threads.dropFirst())
+    async let onTheActor: Void = runOnTheActor(threads[0], rounds: rounds)
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      let group = DispatchGroup()
+      for ops in others {
+        group.enter()
+        Thread.detachNewThread {
+          for round in 0..<rounds {
+            for op in ops { self.perform(op, round: round) }
+          }
+          group.leave()
+        }
+      }
+      group.notify(queue: .global()) { done.resume() }
+    }
+    await onTheActor
+    let failures = await settleAndCheck()
+    for handle in lock.withLock({ handles }) { handle?.cancel() }
+    return failures
+  }
+
+  @GraphActor private func runOnTheActor(_ ops: [GraphOp], rounds: Int) async {
+    for round in 0..<rounds {
+      for op in ops { perform(op, round: round) }
+      await Task.yield()
+    }
+  }
+
+  /// A live effect: an observation, or a task iterating a sequence (with its
+  /// iterator's signal once the task has started).
+  enum Handle {
+    case observation(TrackingToken)
+    case iteration(Task<Void, Never>, RunSignal?)
+
+    /// The reaction whose runs are the effect's, once there is one.
+    var reaction: Reaction? {
+      switch self {
+      case .observation(let token): token.reaction
+      case .iteration(_, let signal): signal?.reaction
+      }
+    }
+
+    func cancel() {
+      switch self {
+      case .observation(let token): token.cancel()
+      case .iteration(let task, _): task.cancel()
+      }
+    }
+  }
+
+  /// On the actor: lets every run still to come happen (each may find values that
+  /// another thread's late change made stale, and so on, but nothing writes any more),
+  /// then compares each live effect with the values at the end. Runs happen only on
+  /// this actor, so none is under way while this function checks without suspending.
+  ///
+  /// A run is to come while an effect is being started (an iteration's task has not
+  /// begun), or its reaction has a run scheduled or its owner (the iterator) was told
+  /// that one is needed (both `scheduled`).
+  ///
+  /// An iteration whose reaction says its owner was told, while the iterating task
+  /// still waits for a wake-up, lost that wake-up: this fails at once rather than wait.
+  /// A test cancelled by its time limit stops waiting too.
+  @GraphActor private func settleAndCheck() async -> [String] {
+    while true {
+      let (toCome, lostWakeUps) = lock.withLock { () -> (Bool, [String]) in
+        var lost: [String] = []
+        for (index, handle) in handles.enumerated() {
+          guard case .iteration(_, let signal?) = handle, Self.hasRunToCome(signal.reaction), signal.hasWaiter
+          else { continue }
+          lost.append("e\(index)'s iterator was told of a change, and its task still waits for it")
+        }
+        let toCome = starting.contains(true) || handles.contains { $0?.reaction.map(Self.hasRunToCome) == true }
+        return (toCome, lost)
+      }
+      if !lostWakeUps.isEmpty { return lostWakeUps }
+      guard toCome else { break }
+      if Task.isCancelled { return ["the runs still to come had not happened when the test was cancelled"] }
+      await Task.yield()
+    }
+    var failures: [String] = []
+    for (index, computation) in graph.computations.enumerated() {
+      let value = derived[index].value
+      let new = compute(index)
+      if computation.rule == .sameParity ? computation.differs(value, new) : value != new {
+        failures.append("c\(index) = \(value) at the end, though its inputs give \(new)")
+      }
+    }
+    let (live, runs) = lock.withLock { (handles, lastRuns) }
+    for index in graph.effects.indices {
+      guard let reaction = live[index]?.reaction else { continue }
+      let (stale, running) = reaction.state.withLock { ($0.isStale, $0.runningThread != 0) }
+      if running { failures.append("e\(index) has a run under way off its actor") }
+      if stale {
+        failures.append("e\(index) is stale, and no run is to come (a change lost)")
+        continue
+      }
+      for (input, seen) in runs[index] where seen != value(of: input) {
+        failures.append("e\(index)'s latest run read \(input) = \(seen), and it is \(value(of: input)) at the end")
+      }
+    }
+    return failures
+  }
+
+  /// Whether `reaction` has a run scheduled, or its owner was told that it needs one.
+  private static func hasRunToCome(_ reaction: Reaction) -> Bool {
+    reaction.state.withLock { $0.scheduled }
+  }
+
+  private func perform(_ op: GraphOp, round: Int) {
+    switch op {
+    case .write(let signal, let value):
+      signals[signal].value = (value + round) % 3
+    case .transaction(let steps):
+      withTransaction {
+        for step in steps {
+          switch step {
+          case .write(let signal, let value): signals[signal].value = (value + round) % 3
+          case .read(let computation): _ = derived[computation].value
+          }
+        }
+      }
+    case .read(let computation):
+      _ = derived[computation].value
+    case .cancel(let effect):
+      let handle = lock.withLock {
+        defer { handles[effect] = nil }
+        return handles[effect]
+      }
+      handle?.cancel()
+    case .restart(let effect):
+      start(effect)
+    case .track(let computation):
+      withTracking(options: .didSet, { _ = derived[computation].value }) { [unowned self] _ in
+        _ = derived[computation].value
+      }
+    }
+  }
+
+  private func compute(_ index: Int) -> Int {
+    graph.compute(index) { value(of: $0) }
+  }
+
+  /// Starts effect `index` unless it is live or being started: a new observation, whose
+  /// first run is now when this is the actor, else scheduled there; or a new task that
+  /// iterates a new sequence on the actor (its first value is its first run).
+  ///
+  /// Its kind goes by its number and whether it takes events: a plain effect is
+  /// `observe` (immediate), `observeCoalesced` (will-set, coalesced) or an iteration;
+  /// one that takes events hears will-sets, did-sets or both, with immediate or
+  /// coalesced delivery.
+  private func start(_ index: Int) {
+    let generation = lock.withLock { () -> Int? in
+      guard handles[index] == nil, !starting[index] else { return nil }
+      starting[index] = true
+      generations[index] += 1
+      return generations[index]
+    }
+    guard let generation else { return }
+    let run: @GraphActor @Sendable () -> Void = { [unowned self] in self.runEffect(index, generation: generation) }
+    let handle: Handle
+    if graph.effects[index].takesEvents {
+      let options: [TrackingOptions] = [.didSet, .willSet, [.willSet, .didSet]]
+      handle = .observation(
+        withContinuousTracking(
+          options: options[index % 3], delivery: index % 2 == 0 ? .immediate : .coalesced, firstRun: .immediate
+        ) { @GraphActor _ in run() })
+    } else if index % 3 == 0 {
+      handle = .observation(observe { @GraphActor in run() })
+    } else if index % 3 == 1 {
+      handle = .observation(observeCoalesced { @GraphActor in run() })
+    } else {
+      lock.withLock { handles[index] = .iteration(Task { @GraphActor in await self.iterate(run, index: index) }, nil) }
+      return
+    }
+    lock.withLock {
+      handles[index] = handle
+      starting[index] = false
+    }
+  }
+
+  /// Iterates a sequence whose closure runs effect `index`, on the actor, until the
+  /// task is cancelled. Its iterator's signal is kept with its task before the first
+  /// value (no suspension in between).
+  @GraphActor private func iterate(_ run: @escaping @GraphActor @Sendable () -> Void, index: Int) async {
+    var values = TrackedValues { @GraphActor in run() }.makeAsyncIterator()
+    lock.withLock {
+      if case .iteration(let task, nil) = handles[index] { handles[index] = .iteration(task, values.signal) }
+      starting[index] = false
+    }
+    while await values.next() != nil {}
+  }
+
+  @GraphActor private func runEffect(_ index: Int, generation: Int) {
+    var reads: [(GraphInput, Int)] = []
+    for read in graph.effects[index].reads {
+      if let condition = read.onlyIfOdd {
+        let value = value(of: condition)
+        reads.append((condition, value))
+        if value % 2 == 0 { continue }
+      }
+      reads.append((read.input, value(of: read.input)))
+    }
+    lock.withLock { if generations[index] == generation { lastRuns[index] = reads } }
+  }
+
+  private func value(of input: GraphInput) -> Int {
+    switch input {
+    case .signal(let index): signals[index].value
+    case .computation(let index): derived[index].value
+    }
+  }
+}
