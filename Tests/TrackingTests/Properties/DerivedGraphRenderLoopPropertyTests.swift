@@ -1,0 +1,192 @@
+import Foundation
+import PropertyBased
+import Testing
+import Tracking
+
+/// Random derived graphs drawn by a ``RenderLoop``: each effect is a component, and
+/// the graph's operations run from threads and from the main actor at once. A change,
+/// on any thread, marks the components that read it dirty; the main actor runs a cycle
+/// after each of its rounds, and unregisters and registers components again (the
+/// script's cancellations and restarts).
+///
+/// When every thread is done, the main actor runs cycles until no component is dirty
+/// (nothing writes any more, so that ends). Then every component's latest run read the
+/// values that are there at the end: a change whose mark was lost leaves a component
+/// with an old read and nothing to run it again.
+///
+/// The effects' own writes are left out, as in ``DerivedGraphScheduledPropertyTests``.
+@Suite("Properties: random derived graphs drawn by a render loop", .timeLimit(.minutes(2)))
+struct DerivedGraphRenderLoopPropertyTests {
+  @Test func everyComponentEndsConsistent() async {
+    await propertyCheck(count: Self.count, input: DerivedGraphGenerator.threadedScripts()) { script in
+      let world = await RenderLoopGraphWorld(script.graph)
+      let failures = await world.run(script.threads, rounds: Self.rounds)
+      #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\nscript:\n\(script)")
+    }
+  }
+
+  /// Each thread runs its operations this many times (the values written vary with
+  /// the round).
+  static let rounds = 20
+  static let count = (Int(ProcessInfo.processInfo.environment["TRACKING_PROPERTY_CASES"] ?? "") ?? 400) / 8
+}
+
+/// Runs a graph's operations from threads and from the main actor, with a render loop's
+/// components as its effects, then compares the end state with the values computed by
+/// hand. The loop and the components' identifiers are the main actor's; the signals
+/// lock their storage, the components' latest reads are under `lock`, and the rest is
+/// set before the operations start.
+final class RenderLoopGraphWorld: @unchecked Sendable {
+  private let graph: DerivedGraphScript
+  private let signals: [LockedCell]
+  private var derived: [Derived<Int>] = []
+  private let lock = NSLock()
+  /// Under `lock`: what each component's latest run read, in order (a component
+  /// registered again runs at once, and its reads replace these).
+  private var lastRuns: [[(GraphInput, Int)]]
+  @MainActor private let loop = RenderLoop()
+  /// Each effect's component, while it is registered.
+  @MainActor private var components: [RenderLoop.ComponentID?]
+
+  @MainActor init(_ graph: DerivedGraphScript) {
+    self.graph = graph
+    signals = (0..<graph.signalCount).map { _ in LockedCell() }
+    lastRuns = Array(repeating: [], count: graph.effects.count)
+    components = Array(repeating: nil, count: graph.effects.count)
+  }
+
+  /// Runs the first thread's operations on the main actor (a cycle after each round,
+  /// and a suspension, so that the other threads' changes land between cycles) and the
+  /// others' on threads of their own (without their cancellations and restarts, which
+  /// are the main actor's), each `rounds` times, all at once; then runs cycles until no
+  /// component is dirty and returns what does not agree with the values computed by
+  /// hand.
+  func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
+    for index in graph.computations.indices {
+      derived.append(graph.computations[index].derived { [unowned self] in self.compute(index) })
+    }
+    await registerAll()
+    let others = threads.dropFirst().map { ops in
+      ops.filter {
+        switch $0 {
+        case .cancel, .restart: false
+        default: true
+        }
+      }
+    }
+    async let onTheMainActor: Void = runOnTheMainActor(threads[0], rounds: rounds)
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      let group = DispatchGroup()
+      for ops in others {
+        group.enter()
+        Thread.detachNewThread {
+          for round in 0..<rounds {
+            for op in ops { self.perform(op, round: round) }
+          }
+          group.leave()
+        }
+      }
+      group.notify(queue: .global()) { done.resume() }
+    }
+    await onTheMainActor
+    return await settleAndCheck()
+  }
+
+  @MainActor private func registerAll() {
+    for index in graph.effects.indices { register(index) }
+  }
+
+  @MainActor private func runOnTheMainActor(_ ops: [GraphOp], rounds: Int) async {
+    for round in 0..<rounds {
+      for op in ops {
+        switch op {
+        case .cancel(let effect):
+          if let id = components[effect] { loop.unregister(id) }
+          components[effect] = nil
+        case .restart(let effect):
+          if components[effect] == nil { register(effect) }
+        default:
+          perform(op, round: round)
+        }
+      }
+      _ = loop.runCycle()
+      await Task.yield()
+    }
+  }
+
+  /// Runs cycles until no component is dirty (each may find values that another
+  /// thread's late change made stale, but nothing writes any more), then compares each
+  /// registered component's latest run with the values at the end.
+  @MainActor private func settleAndCheck() -> [String] {
+    while loop.dirtyCount > 0 { _ = loop.runCycle() }
+    var failures: [String] = []
+    for (index, computation) in graph.computations.enumerated() {
+      let value = derived[index].value
+      let new = compute(index)
+      if computation.rule == .sameParity ? computation.differs(value, new) : value != new {
+        failures.append("c\(index) = \(value) at the end, though its inputs give \(new)")
+      }
+    }
+    let runs = lock.withLock { lastRuns }
+    for index in graph.effects.indices where components[index] != nil {
+      for (input, seen) in runs[index] where seen != value(of: input) {
+        failures.append("e\(index)'s latest run read \(input) = \(seen), and it is \(value(of: input)) at the end")
+      }
+    }
+    for case let id? in components { loop.unregister(id) }
+    return failures
+  }
+
+  /// Registers effect `index` as a new component, which runs once now.
+  @MainActor private func register(_ index: Int) {
+    components[index] = loop.register(name: "e\(index)") { [unowned self] in self.runComponent(index) }
+  }
+
+  @MainActor private func runComponent(_ index: Int) {
+    var reads: [(GraphInput, Int)] = []
+    for read in graph.effects[index].reads {
+      if let condition = read.onlyIfOdd {
+        let value = value(of: condition)
+        reads.append((condition, value))
+        if value % 2 == 0 { continue }
+      }
+      reads.append((read.input, value(of: read.input)))
+    }
+    lock.withLock { lastRuns[index] = reads }
+  }
+
+  private func perform(_ op: GraphOp, round: Int) {
+    switch op {
+    case .write(let signal, let value):
+      signals[signal].value = (value + round) % 3
+    case .transaction(let steps):
+      withTransaction {
+        for step in steps {
+          switch step {
+          case .write(let signal, let value): signals[signal].value = (value + round) % 3
+          case .read(let computation): _ = derived[computation].value
+          }
+        }
+      }
+    case .read(let computation):
+      _ = derived[computation].value
+    case .track(let computation):
+      withTracking(options: .didSet, { _ = derived[computation].value }) { [unowned self] _ in
+        _ = derived[computation].value
+      }
+    case .cancel, .restart:
+      break  // the main actor's (see `runOnTheMainActor`)
+    }
+  }
+
+  private func compute(_ index: Int) -> Int {
+    graph.compute(index) { value(of: $0) }
+  }
+
+  private func value(of input: GraphInput) -> Int {
+    switch input {
+    case .signal(let index): signals[index].value
+    case .computation(let index): derived[index].value
+    }
+  }
+}
