@@ -33,13 +33,11 @@ struct DerivedGraphRenderLoopPropertyTests {
 
 /// Runs a graph's operations from threads and from the main actor, with a render loop's
 /// components as its effects, then compares the end state with the values computed by
-/// hand. The loop and the components' identifiers are the main actor's; the signals
-/// lock their storage, the components' latest reads are under `lock`, and the rest is
-/// set before the operations start.
+/// hand. The loop and the components' identifiers are the main actor's; the
+/// components' latest reads are under `lock`, and the rest is set before the operations
+/// start.
 final class RenderLoopGraphWorld: @unchecked Sendable {
-  private let graph: DerivedGraphScript
-  private let signals: [LockedCell]
-  private var derived: [Derived<Int>] = []
+  private let graph: LiveDerivedGraph
   private let lock = NSLock()
   /// Under `lock`: what each component's latest run read, in order (a component
   /// registered again runs at once, and its reads replace these).
@@ -48,11 +46,10 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   /// Each effect's component, while it is registered.
   @MainActor private var components: [RenderLoop.ComponentID?]
 
-  @MainActor init(_ graph: DerivedGraphScript) {
-    self.graph = graph
-    signals = (0..<graph.signalCount).map { _ in LockedCell() }
-    lastRuns = Array(repeating: [], count: graph.effects.count)
-    components = Array(repeating: nil, count: graph.effects.count)
+  @MainActor init(_ script: DerivedGraphScript) {
+    graph = LiveDerivedGraph(script)
+    lastRuns = Array(repeating: [], count: script.effects.count)
+    components = Array(repeating: nil, count: script.effects.count)
   }
 
   /// Runs the first thread's operations on the main actor (a cycle after each round,
@@ -62,9 +59,6 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   /// component is dirty and returns what does not agree with the values computed by
   /// hand.
   func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
-    for index in graph.computations.indices {
-      derived.append(graph.computations[index].derived { [unowned self] in self.compute(index) })
-    }
     await registerAll()
     let others = threads.dropFirst().map { ops in
       ops.filter {
@@ -81,7 +75,7 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
         group.enter()
         Thread.detachNewThread {
           for round in 0..<rounds {
-            for op in ops { self.perform(op, round: round) }
+            for op in ops { _ = self.graph.perform(op, round: round) }
           }
           group.leave()
         }
@@ -93,7 +87,7 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   }
 
   @MainActor private func registerAll() {
-    for index in graph.effects.indices { register(index) }
+    for index in graph.script.effects.indices { register(index) }
   }
 
   @MainActor private func runOnTheMainActor(_ ops: [GraphOp], rounds: Int) async {
@@ -106,7 +100,7 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
         case .restart(let effect):
           if components[effect] == nil { register(effect) }
         default:
-          perform(op, round: round)
+          _ = graph.perform(op, round: round)
         }
       }
       _ = loop.runCycle()
@@ -119,19 +113,10 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   /// registered component's latest run with the values at the end.
   @MainActor private func settleAndCheck() -> [String] {
     while loop.dirtyCount > 0 { _ = loop.runCycle() }
-    var failures: [String] = []
-    for (index, computation) in graph.computations.enumerated() {
-      let value = derived[index].value
-      let new = compute(index)
-      if computation.rule == .sameParity ? computation.differs(value, new) : value != new {
-        failures.append("c\(index) = \(value) at the end, though its inputs give \(new)")
-      }
-    }
+    var failures = graph.computationFailures()
     let runs = lock.withLock { lastRuns }
-    for index in graph.effects.indices where components[index] != nil {
-      for (input, seen) in runs[index] where seen != value(of: input) {
-        failures.append("e\(index)'s latest run read \(input) = \(seen), and it is \(value(of: input)) at the end")
-      }
+    for index in graph.script.effects.indices where components[index] != nil {
+      failures += graph.staleReads(runs[index]).map { "e\(index)'s latest run read \($0)" }
     }
     for case let id? in components { loop.unregister(id) }
     return failures
@@ -143,50 +128,7 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   }
 
   @MainActor private func runComponent(_ index: Int) {
-    var reads: [(GraphInput, Int)] = []
-    for read in graph.effects[index].reads {
-      if let condition = read.onlyIfOdd {
-        let value = value(of: condition)
-        reads.append((condition, value))
-        if value % 2 == 0 { continue }
-      }
-      reads.append((read.input, value(of: read.input)))
-    }
+    let reads = graph.readsOfEffect(index)
     lock.withLock { lastRuns[index] = reads }
-  }
-
-  private func perform(_ op: GraphOp, round: Int) {
-    switch op {
-    case .write(let signal, let value):
-      signals[signal].value = (value + round) % 3
-    case .transaction(let steps):
-      withTransaction {
-        for step in steps {
-          switch step {
-          case .write(let signal, let value): signals[signal].value = (value + round) % 3
-          case .read(let computation): _ = derived[computation].value
-          }
-        }
-      }
-    case .read(let computation):
-      _ = derived[computation].value
-    case .track(let computation):
-      withTracking(options: .didSet, { _ = derived[computation].value }) { [unowned self] _ in
-        _ = derived[computation].value
-      }
-    case .cancel, .restart:
-      break  // the main actor's (see `runOnTheMainActor`)
-    }
-  }
-
-  private func compute(_ index: Int) -> Int {
-    graph.compute(index) { value(of: $0) }
-  }
-
-  private func value(of input: GraphInput) -> Int {
-    switch input {
-    case .signal(let index): signals[index].value
-    case .computation(let index): derived[index].value
-    }
   }
 }

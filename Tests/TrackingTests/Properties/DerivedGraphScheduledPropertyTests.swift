@@ -44,29 +44,16 @@ struct DerivedGraphScheduledPropertyTests {
 
 /// Runs a graph's operations from threads and from ``GraphActor``, with effects isolated
 /// to the actor, then compares the end state with the values computed by hand.
-/// Thread-safe: the signals lock their storage, the effects' latest reads and their handles
-/// are under `lock`, and the rest is set before the operations start.
+/// Thread-safe: the effects are in their slots (see ``EffectSlots``), and the rest is
+/// set before the operations start.
 final class ScheduledDerivedGraphWorld: @unchecked Sendable {
-  private let graph: DerivedGraphScript
-  private let signals: [LockedCell]
-  private var derived: [Derived<Int>] = []
-  private let lock = NSLock()
-  /// Under `lock`: each live effect's observation or iteration.
-  private var handles: [Handle?]
-  /// Under `lock`: what each effect's latest run read, in order.
-  private var lastRuns: [[(GraphInput, Int)]]
-  /// Under `lock`: an observation being made (its token not kept yet), and how many
-  /// were made; a run records its reads only if its observation is the latest.
-  private var starting: [Bool]
-  private var generations: [Int]
+  private let graph: LiveDerivedGraph
+  /// Each live effect's observation or iteration, and what its latest run read.
+  private let effects: EffectSlots<Handle, [(GraphInput, Int)]>
 
-  init(_ graph: DerivedGraphScript) {
-    self.graph = graph
-    signals = (0..<graph.signalCount).map { _ in LockedCell() }
-    handles = Array(repeating: nil, count: graph.effects.count)
-    lastRuns = Array(repeating: [], count: graph.effects.count)
-    starting = Array(repeating: false, count: graph.effects.count)
-    generations = Array(repeating: 0, count: graph.effects.count)
+  init(_ script: DerivedGraphScript) {
+    graph = LiveDerivedGraph(script)
+    effects = EffectSlots(count: script.effects.count, noRun: [])
   }
 
   /// Runs the first thread's operations on the actor (yielding it between rounds, so
@@ -74,10 +61,7 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   /// `rounds` times, all at once; then lets the scheduled runs happen and returns what
   /// does not agree with the values computed by hand.
   func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
-    for index in graph.computations.indices {
-      derived.append(graph.computations[index].derived { [unowned self] in self.compute(index) })
-    }
-    for index in graph.effects.indices { start(index) }
+    for index in graph.script.effects.indices { start(index) }
     let others = Array(threads.dropFirst())
     async let onTheActor: Void = runOnTheActor(threads[0], rounds: rounds)
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -95,7 +79,7 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
     }
     await onTheActor
     let failures = await settleAndCheck()
-    for handle in lock.withLock({ handles }) { handle?.cancel() }
+    for handle in effects.snapshot().handles { handle?.cancel() }
     return failures
   }
 
@@ -142,31 +126,21 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   /// A test cancelled by its time limit stops waiting too.
   @GraphActor private func settleAndCheck() async -> [String] {
     while true {
-      let (toCome, lostWakeUps) = lock.withLock { () -> (Bool, [String]) in
-        var lost: [String] = []
-        for (index, handle) in handles.enumerated() {
-          guard case .iteration(_, let signal?) = handle, Self.hasRunToCome(signal.reaction), signal.hasWaiter
-          else { continue }
-          lost.append("e\(index)'s iterator was told of a change, and its task still waits for it")
-        }
-        let toCome = starting.contains(true) || handles.contains { $0?.reaction.map(Self.hasRunToCome) == true }
-        return (toCome, lost)
+      let (handles, _, starting) = effects.snapshot()
+      var lostWakeUps: [String] = []
+      for (index, handle) in handles.enumerated() {
+        guard case .iteration(_, let signal?) = handle, Self.hasRunToCome(signal.reaction), signal.hasWaiter
+        else { continue }
+        lostWakeUps.append("e\(index)'s iterator was told of a change, and its task still waits for it")
       }
       if !lostWakeUps.isEmpty { return lostWakeUps }
-      guard toCome else { break }
+      guard starting || handles.contains(where: { $0?.reaction.map(Self.hasRunToCome) == true }) else { break }
       if Task.isCancelled { return ["the runs still to come had not happened when the test was cancelled"] }
       await Task.yield()
     }
-    var failures: [String] = []
-    for (index, computation) in graph.computations.enumerated() {
-      let value = derived[index].value
-      let new = compute(index)
-      if computation.rule == .sameParity ? computation.differs(value, new) : value != new {
-        failures.append("c\(index) = \(value) at the end, though its inputs give \(new)")
-      }
-    }
-    let (live, runs) = lock.withLock { (handles, lastRuns) }
-    for index in graph.effects.indices {
+    var failures = graph.computationFailures()
+    let (live, runs, _) = effects.snapshot()
+    for index in graph.script.effects.indices {
       guard let reaction = live[index]?.reaction else { continue }
       let (stale, running) = reaction.state.withLock { ($0.isStale, $0.runningThread != 0) }
       if running { failures.append("e\(index) has a run under way off its actor") }
@@ -174,9 +148,7 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
         failures.append("e\(index) is stale, and no run is to come (a change lost)")
         continue
       }
-      for (input, seen) in runs[index] where seen != value(of: input) {
-        failures.append("e\(index)'s latest run read \(input) = \(seen), and it is \(value(of: input)) at the end")
-      }
+      failures += graph.staleReads(runs[index]).map { "e\(index)'s latest run read \($0)" }
     }
     return failures
   }
@@ -187,37 +159,15 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   }
 
   private func perform(_ op: GraphOp, round: Int) {
+    guard !graph.perform(op, round: round) else { return }
     switch op {
-    case .write(let signal, let value):
-      signals[signal].value = (value + round) % 3
-    case .transaction(let steps):
-      withTransaction {
-        for step in steps {
-          switch step {
-          case .write(let signal, let value): signals[signal].value = (value + round) % 3
-          case .read(let computation): _ = derived[computation].value
-          }
-        }
-      }
-    case .read(let computation):
-      _ = derived[computation].value
     case .cancel(let effect):
-      let handle = lock.withLock {
-        defer { handles[effect] = nil }
-        return handles[effect]
-      }
-      handle?.cancel()
+      effects.take(effect)?.cancel()
     case .restart(let effect):
       start(effect)
-    case .track(let computation):
-      withTracking(options: .didSet, { _ = derived[computation].value }) { [unowned self] _ in
-        _ = derived[computation].value
-      }
+    default:
+      break
     }
-  }
-
-  private func compute(_ index: Int) -> Int {
-    graph.compute(index) { value(of: $0) }
   }
 
   /// Starts effect `index` unless it is live or being started: a new observation, whose
@@ -229,16 +179,10 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   /// one that takes events hears will-sets, did-sets or both, with immediate or
   /// coalesced delivery.
   private func start(_ index: Int) {
-    let generation = lock.withLock { () -> Int? in
-      guard handles[index] == nil, !starting[index] else { return nil }
-      starting[index] = true
-      generations[index] += 1
-      return generations[index]
-    }
-    guard let generation else { return }
+    guard let generation = effects.beginStart(index) else { return }
     let run: @GraphActor @Sendable () -> Void = { [unowned self] in self.runEffect(index, generation: generation) }
     let handle: Handle
-    if graph.effects[index].takesEvents {
+    if graph.script.effects[index].takesEvents {
       let options: [TrackingOptions] = [.didSet, .willSet, [.willSet, .didSet]]
       handle = .observation(
         withContinuousTracking(
@@ -249,13 +193,11 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
     } else if index % 3 == 1 {
       handle = .observation(observeCoalesced { @GraphActor in run() })
     } else {
-      lock.withLock { handles[index] = .iteration(Task { @GraphActor in await self.iterate(run, index: index) }, nil) }
+      // Made under the slots' lock: the task finds its handle kept.
+      effects.keep(.iteration(Task { @GraphActor in await self.iterate(run, index: index) }, nil), for: index, finished: false)
       return
     }
-    lock.withLock {
-      handles[index] = handle
-      starting[index] = false
-    }
+    effects.keep(handle, for: index)
   }
 
   /// Iterates a sequence whose closure runs effect `index`, on the actor, until the
@@ -263,30 +205,14 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   /// value (no suspension in between).
   @GraphActor private func iterate(_ run: @escaping @GraphActor @Sendable () -> Void, index: Int) async {
     var values = TrackedValues { @GraphActor in run() }.makeAsyncIterator()
-    lock.withLock {
-      if case .iteration(let task, nil) = handles[index] { handles[index] = .iteration(task, values.signal) }
-      starting[index] = false
+    effects.finishStart(index) { handle in
+      if case .iteration(let task, nil) = handle { handle = .iteration(task, values.signal) }
     }
     while await values.next() != nil {}
   }
 
   @GraphActor private func runEffect(_ index: Int, generation: Int) {
-    var reads: [(GraphInput, Int)] = []
-    for read in graph.effects[index].reads {
-      if let condition = read.onlyIfOdd {
-        let value = value(of: condition)
-        reads.append((condition, value))
-        if value % 2 == 0 { continue }
-      }
-      reads.append((read.input, value(of: read.input)))
-    }
-    lock.withLock { if generations[index] == generation { lastRuns[index] = reads } }
-  }
-
-  private func value(of input: GraphInput) -> Int {
-    switch input {
-    case .signal(let index): signals[index].value
-    case .computation(let index): derived[index].value
-    }
+    let reads = graph.readsOfEffect(index)
+    effects.record(reads, of: index, generation: generation)
   }
 }

@@ -20,8 +20,6 @@ import Tracking
 /// before it may be left behind: such a run is accounted for by the values its reads
 /// and writes imply (see `ThreadedDerivedGraphWorld.check(effect:run:)`).
 ///
-/// The signals are `LockedCell`s: a tracked property's storage is no more thread-safe
-/// than a plain property's (as with Apple's `@Observable`).
 @Suite("Properties: random derived graphs across threads", .timeLimit(.minutes(2)))
 struct DerivedGraphThreadedPropertyTests {
   static func check(_ script: ThreadedDerivedGraphScript, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -80,30 +78,19 @@ extension DerivedGraphGenerator {
 }
 
 /// Runs a graph's threads on the runtime, then compares the end state with the values
-/// computed by hand. Thread-safe: the signals lock their storage, the effects' latest
-/// reads and the tokens are under `lock`, and the rest is set before the threads start.
+/// computed by hand. Thread-safe: the effects are in their slots (see ``EffectSlots``),
+/// and the rest is set before the threads start.
 final class ThreadedDerivedGraphWorld: @unchecked Sendable {
   private let graph: DerivedGraphScript
-  private let signals: [LockedCell]
-  private var derived: [Derived<Int>] = []
-  private let lock = NSLock()
-  /// Under `lock`.
-  private var tokens: [TrackingToken?] = []
-  /// Under `lock`: what each effect's latest run read and wrote, in order.
-  private var lastRuns: [[RunEvent]]
-  /// Under `lock`: each effect's observation being made (its first run under way, its
-  /// token not kept yet), and how many were made; a run records its reads only if its
-  /// observation is the latest (one cancelled may end a run on another thread).
-  private var starting: [Bool]
-  private var generations: [Int]
+  /// The graph made with the runtime (see ``LiveDerivedGraph``).
+  private let live: LiveDerivedGraph
+  /// Each live effect's token, and what its latest run read and wrote, in order.
+  private let effects: EffectSlots<TrackingToken, [RunEvent]>
 
   init(_ graph: DerivedGraphScript) {
     self.graph = graph
-    signals = (0..<graph.signalCount).map { _ in LockedCell() }
-    lastRuns = Array(repeating: [], count: graph.effects.count)
-    tokens = Array(repeating: nil, count: graph.effects.count)
-    starting = Array(repeating: false, count: graph.effects.count)
-    generations = Array(repeating: 0, count: graph.effects.count)
+    live = LiveDerivedGraph(graph)
+    effects = EffectSlots(count: graph.effects.count, noRun: [])
   }
 
   /// One step of an effect's run: a read and the value it returned, or a write made
@@ -135,65 +122,31 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
   /// Runs each thread's operations `rounds` times, all threads at once, and returns
   /// what does not agree with the values computed by hand at the end.
   func run(_ threads: [[GraphOp]], rounds: Int) -> [String] {
-    for index in graph.computations.indices {
-      derived.append(graph.computations[index].derived { [unowned self] in self.compute(index) })
-    }
     for index in graph.effects.indices { start(index) }
     DispatchQueue.concurrentPerform(iterations: threads.count) { thread in
       for round in 0..<rounds {
         for op in threads[thread] { perform(op, round: round) }
       }
     }
-    // Each value against its own inputs' final values: a computation whose rule kept
-    // an equal value keeps one equal by its rule.
-    var failures: [String] = []
-    for (index, computation) in graph.computations.enumerated() {
-      let value = derived[index].value
-      let new = compute(index)
-      if computation.rule == .sameParity ? computation.differs(value, new) : value != new {
-        failures.append("c\(index) = \(value) at the end, though its inputs give \(new)")
-      }
-    }
-    let (live, runs) = lock.withLock { (tokens.map { $0 != nil }, lastRuns) }
-    for index in graph.effects.indices where live[index] {
+    var failures = live.computationFailures()
+    let (tokens, runs, _) = effects.snapshot()
+    for index in graph.effects.indices where tokens[index] != nil {
       failures += check(effect: index, run: runs[index])
     }
-    for token in lock.withLock({ tokens }) { token?.cancel() }
+    for token in tokens { token?.cancel() }
     return failures
   }
 
   private func perform(_ op: GraphOp, round: Int) {
+    guard !live.perform(op, round: round) else { return }
     switch op {
-    case .write(let signal, let value):
-      signals[signal].value = (value + round) % 3
-    case .transaction(let steps):
-      withTransaction {
-        for step in steps {
-          switch step {
-          case .write(let signal, let value): signals[signal].value = (value + round) % 3
-          case .read(let computation): _ = derived[computation].value
-          }
-        }
-      }
-    case .read(let computation):
-      _ = derived[computation].value
     case .cancel(let effect):
-      let token = lock.withLock {
-        defer { tokens[effect] = nil }
-        return tokens[effect]
-      }
-      token?.cancel()
+      effects.take(effect)?.cancel()
     case .restart(let effect):
       start(effect)
-    case .track(let computation):
-      withTracking(options: .didSet, { _ = derived[computation].value }) { [unowned self] _ in
-        _ = derived[computation].value
-      }
+    default:
+      break
     }
-  }
-
-  private func compute(_ index: Int) -> Int {
-    graph.compute(index) { value(of: $0) }
   }
 
   /// Starts effect `index` unless it is live or being started: a new observation,
@@ -203,13 +156,7 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
   /// run before a write stores its value too, and the did-set that follows runs them
   /// again (the final value is never lost).
   private func start(_ index: Int) {
-    let generation = lock.withLock { () -> Int? in
-      guard tokens[index] == nil, !starting[index] else { return nil }
-      starting[index] = true
-      generations[index] += 1
-      return generations[index]
-    }
-    guard let generation else { return }
+    guard let generation = effects.beginStart(index) else { return }
     let token =
       graph.effects[index].takesEvents
       ? withContinuousTracking(
@@ -218,10 +165,7 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
         self.runEffect(index, generation: generation)
       }
       : observe { [unowned self] in self.runEffect(index, generation: generation) }
-    lock.withLock {
-      tokens[index] = token
-      starting[index] = false
-    }
+    effects.keep(token, for: index)
   }
 
   private func runEffect(_ index: Int, generation: Int) {
@@ -240,14 +184,14 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     }
     if let write = effect.write, write.before == effect.reads.count { writeOwn(write, on: stack) }
     stack.logs.removeLast()
-    lock.withLock { if generations[index] == generation { lastRuns[index] = log.events } }
+    effects.record(log.events, of: index, generation: generation)
   }
 
   /// An effect's write: logged in every run under way on this thread, then made. A
   /// write of the value already there is skipped (`LockedCell` would announce it), so
   /// that the runs effects' writes cause one another end.
   private func writeOwn(_ write: GraphEffectWrite, on stack: RunStack) {
-    let cell = signals[write.signal]
+    let cell = live.signals[write.signal]
     let before = cell.untrackedValue
     guard before != write.value else { return }
     for log in stack.logs { log.events.append(.wrote(signal: write.signal, before: before, value: write.value)) }
@@ -281,7 +225,7 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
       let inputs = events.compactMap { event -> GraphInput? in
         if case .read(let input, _) = event { input } else { nil }
       }
-      if inputs.contains(where: keepsEqualValues) || explains(events, current: signals.map(\.untrackedValue)) {
+      if inputs.contains(where: keepsEqualValues) || explains(events, current: live.signals.map(\.untrackedValue)) {
         return []
       }
     }
@@ -353,10 +297,5 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     }
   }
 
-  private func value(of input: GraphInput) -> Int {
-    switch input {
-    case .signal(let index): signals[index].value
-    case .computation(let index): derived[index].value
-    }
-  }
+  private func value(of input: GraphInput) -> Int { live.value(of: input) }
 }
