@@ -54,33 +54,15 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
 
   /// Runs the first thread's operations on the main actor (a cycle after each round,
   /// and a suspension, so that the other threads' changes land between cycles) and the
-  /// others' on threads of their own (without their cancellations and restarts, which
-  /// are the main actor's), each `rounds` times, all at once; then runs cycles until no
+  /// others' on threads of their own (where their cancellations and restarts do
+  /// nothing: those are the main actor's), each `rounds` times, all at once; then runs cycles until no
   /// component is dirty and returns what does not agree with the values computed by
   /// hand.
   func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
     await registerAll()
-    let others = threads.dropFirst().map { ops in
-      ops.filter {
-        switch $0 {
-        case .cancel, .restart: false
-        default: true
-        }
-      }
-    }
     async let onTheMainActor: Void = runOnTheMainActor(threads[0], rounds: rounds)
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      let group = DispatchGroup()
-      for ops in others {
-        group.enter()
-        Thread.detachNewThread {
-          for round in 0..<rounds {
-            for op in ops { _ = self.graph.perform(op, round: round) }
-          }
-          group.leave()
-        }
-      }
-      group.notify(queue: .global()) { done.resume() }
+    await LiveDerivedGraph.onThreads(Array(threads.dropFirst()), rounds: rounds) { op, round in
+      _ = self.graph.perform(op, round: round)  // a cancellation or a restart does nothing there
     }
     await onTheMainActor
     return await settleAndCheck()

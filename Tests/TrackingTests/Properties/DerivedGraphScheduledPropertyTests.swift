@@ -62,20 +62,9 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   /// does not agree with the values computed by hand.
   func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
     for index in graph.script.effects.indices { start(index) }
-    let others = Array(threads.dropFirst())
     async let onTheActor: Void = runOnTheActor(threads[0], rounds: rounds)
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      let group = DispatchGroup()
-      for ops in others {
-        group.enter()
-        Thread.detachNewThread {
-          for round in 0..<rounds {
-            for op in ops { self.perform(op, round: round) }
-          }
-          group.leave()
-        }
-      }
-      group.notify(queue: .global()) { done.resume() }
+    await LiveDerivedGraph.onThreads(Array(threads.dropFirst()), rounds: rounds) { op, round in
+      self.perform(op, round: round)
     }
     await onTheActor
     let failures = await settleAndCheck()

@@ -63,6 +63,26 @@ final class LiveDerivedGraph: @unchecked Sendable {
     return true
   }
 
+  /// Runs each of `threads` (its operations, `rounds` times, through `perform`) on a
+  /// thread of its own, all at once, and returns when they are all done.
+  static func onThreads(
+    _ threads: [[GraphOp]], rounds: Int, _ perform: @escaping @Sendable (GraphOp, _ round: Int) -> Void
+  ) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      let group = DispatchGroup()
+      for ops in threads {
+        group.enter()
+        Thread.detachNewThread {
+          for round in 0..<rounds {
+            for op in ops { perform(op, round) }
+          }
+          group.leave()
+        }
+      }
+      group.notify(queue: .global()) { done.resume() }
+    }
+  }
+
   /// Effect `index`'s reads, in order, with the values they return (its write, if it
   /// has one, left out).
   func readsOfEffect(_ index: Int) -> [(GraphInput, Int)] {
