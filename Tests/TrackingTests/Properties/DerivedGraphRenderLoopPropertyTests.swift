@@ -55,9 +55,9 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   /// Runs the first thread's operations on the main actor (a cycle after each round,
   /// and a suspension, so that the other threads' changes land between cycles) and the
   /// others' on threads of their own (where their cancellations and restarts do
-  /// nothing: those are the main actor's), each `rounds` times, all at once; then runs cycles until no
-  /// component is dirty and returns what does not agree with the values computed by
-  /// hand.
+  /// nothing: those are the main actor's), each `rounds` times, all at once; then runs
+  /// cycles until no component is dirty and returns what does not agree with the
+  /// values computed by hand.
   func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
     await registerAll()
     async let onTheMainActor: Void = runOnTheMainActor(threads[0], rounds: rounds)
