@@ -110,12 +110,19 @@ let package = Package(
     // The field's reactive-graph benchmark suite, ported: its cases and their expected
     // figures, checked by the tests and timed by Benchmarks (which links this folder).
     .target(name: "ReactivitySuite", dependencies: ["Tracking"], path: "Tests/ReactivitySuite"),
+    // Random graphs of derived values and effects, their generator, and the same graph
+    // made live with the runtime, for the random graph tests.
+    .target(
+      name: "DerivedGraphScripts",
+      dependencies: ["Tracking", .product(name: "PropertyBased", package: "swift-property-based")],
+      path: "Tests/DerivedGraphScripts"),
     .testTarget(
       name: "TrackingTests",
       dependencies: [
         "Tracking",
         "CTestHeapStats",
         "ReactivitySuite",
+        "DerivedGraphScripts",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "PropertyBased", package: "swift-property-based"),

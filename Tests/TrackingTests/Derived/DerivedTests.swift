@@ -1,3 +1,4 @@
+import DerivedGraphScripts
 import Dispatch
 import Foundation
 import Testing
@@ -25,27 +26,6 @@ import Testing
 @UIActor @Trackable final class ActorCart {
   var prices: [Int] = []
   @TrackingIgnored lazy var total = Derived { [unowned self] in prices.reduce(0, +) }
-}
-
-/// A hand-made tracked value whose storage is locked, so that several threads may
-/// read and write it (a `@Trackable` class's storage is not synchronized).
-final class LockedCell: Trackable, @unchecked Sendable {
-  private let registrar = TrackingRegistrar()
-  private let lock = NSLock()
-  private var storage = 0
-
-  var value: Int {
-    get {
-      registrar.access(self, property: 0, keyPath: \.value)
-      return lock.withLock { storage }
-    }
-    set {
-      registrar.withMutation(of: self, property: 0, keyPath: \.value) { lock.withLock { storage = newValue } }
-    }
-  }
-
-  /// The value, read without recording a dependency.
-  var untrackedValue: Int { lock.withLock { storage } }
 }
 
 /// The diamond of the issue: `b = a * 2`, `c = a * 3`, `d = b + c`, always `5 * a`.

@@ -1,3 +1,4 @@
+import DerivedGraphScripts
 import Foundation
 import PropertyBased
 import Testing

@@ -1,3 +1,4 @@
+import DerivedGraphScripts
 import Foundation
 import PropertyBased
 import Testing
@@ -39,42 +40,6 @@ struct DerivedGraphThreadedPropertyTests {
   /// the round).
   static let rounds = 20
   static let count = (Int(ProcessInfo.processInfo.environment["TRACKING_PROPERTY_CASES"] ?? "") ?? 400) / 8
-}
-
-/// A graph, and the operations of each thread (their own `ops` are not used).
-struct ThreadedDerivedGraphScript: Sendable, CustomStringConvertible {
-  let graph: DerivedGraphScript
-  let threads: [[GraphOp]]
-
-  var description: String {
-    var lines = [graph.description]
-    for (index, ops) in threads.enumerated() {
-      lines.append("thread \(index): \(ops.map(\.description).joined(separator: "; "))")
-    }
-    return lines.joined(separator: "\n")
-  }
-}
-
-extension DerivedGraphGenerator {
-  static func threadedScripts() -> Generator<ThreadedDerivedGraphScript, [ThreadedDerivedGraphScript]> {
-    Generator(
-      run: { rng in
-        let graph = script(&rng, maxOps: 1)
-        let threads = (0..<Int.random(in: 2...3, using: &rng)).map { _ in
-          ops(&rng, on: graph, count: Int.random(in: 1...8, using: &rng))
-        }
-        return ThreadedDerivedGraphScript(graph: graph, threads: threads)
-      },
-      shrink: { script in
-        script.threads.indices.flatMap { index in
-          shrink(script.threads[index]).map { ops in
-            var threads = script.threads
-            threads[index] = ops
-            return ThreadedDerivedGraphScript(graph: script.graph, threads: threads)
-          }
-        }
-      })
-  }
 }
 
 /// Runs a graph's threads on the runtime, then compares the end state with the values

@@ -1,3 +1,4 @@
+import DerivedGraphScripts
 import Tracking
 
 /// Runs a ``DerivedGraphScript`` on the runtime — signals are tracked properties,
@@ -397,17 +398,6 @@ final class DerivedGraphWorld: @unchecked Sendable {
     case .alwaysDiffering:
       // It would recompute, which is a change, if something it read moved on.
       return computationReads[index].contains { movesOn($0, values: values) }
-    }
-  }
-}
-
-extension GraphComputation {
-  /// A `Derived` of `compute`, made by the initializer of this computation's rule.
-  func derived(_ compute: @escaping () -> Int) -> Derived<Int> {
-    switch rule {
-    case .equatable: Derived(compute)
-    case .sameParity: Derived(isEqual: { $0 % 2 == $1 % 2 }, compute)
-    case .alwaysDiffering: Derived(notifyingOnlyWhenChanged: false, compute)
     }
   }
 }

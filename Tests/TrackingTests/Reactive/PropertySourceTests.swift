@@ -1,3 +1,4 @@
+import DerivedGraphScripts
 import Dispatch
 import Testing
 @_spi(Testing) @testable import Tracking

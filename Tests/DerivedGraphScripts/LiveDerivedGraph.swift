@@ -2,19 +2,21 @@ import Foundation
 import Tracking
 
 /// A script's graph made with the runtime, for the worlds that use it from several
-/// threads (``ThreadedDerivedGraphWorld``, ``ScheduledDerivedGraphWorld``,
-/// ``RenderLoopGraphWorld``): its signals and derived values, the operations that are
-/// not an effect's, and the check of every value against its inputs at the end.
+/// threads (`ThreadedDerivedGraphWorld`, `ScheduledDerivedGraphWorld` and
+/// `RenderLoopGraphWorld` in `TrackingTests`, `PublisherGraphWorld` in
+/// `TrackingCombineTests`): its signals and derived values, the operations that are not
+/// an effect's, and the check of every value against its inputs at the end.
 ///
 /// Thread-safe: the signals are `LockedCell`s (a tracked property's storage is no more
 /// thread-safe than a plain property's, as with Apple's `@Observable`), and the derived
 /// values are made in the initializer and never replaced.
-final class LiveDerivedGraph: @unchecked Sendable {
-  let script: DerivedGraphScript
-  let signals: [LockedCell]
+public final class LiveDerivedGraph: @unchecked Sendable {
+  public let script: DerivedGraphScript
+  public let signals: [LockedCell]
   private var derived: [Derived<Int>] = []
 
-  init(_ script: DerivedGraphScript) {
+  /// Makes `script`'s signals (all 0) and derived values; no effect.
+  public init(_ script: DerivedGraphScript) {
     self.script = script
     signals = (0..<script.signalCount).map { _ in LockedCell() }
     derived = script.computations.indices.map { index in
@@ -23,7 +25,7 @@ final class LiveDerivedGraph: @unchecked Sendable {
   }
 
   /// The value of `input`, read as an effect or a computation reads it (tracked).
-  func value(of input: GraphInput) -> Int {
+  public func value(of input: GraphInput) -> Int {
     switch input {
     case .signal(let index): signals[index].value
     case .computation(let index): derived[index].value
@@ -31,14 +33,14 @@ final class LiveDerivedGraph: @unchecked Sendable {
   }
 
   /// What computation `index`'s closure returns for its inputs' current values.
-  func compute(_ index: Int) -> Int {
+  public func compute(_ index: Int) -> Int {
     script.compute(index) { value(of: $0) }
   }
 
   /// Performs `op` in round `round` (the values written vary with it), unless it is a
   /// cancellation or a restart, which concern the world's effects: then returns `false`
   /// and does nothing.
-  func perform(_ op: GraphOp, round: Int) -> Bool {
+  public func perform(_ op: GraphOp, round: Int) -> Bool {
     switch op {
     case .write(let signal, let value):
       signals[signal].value = (value + round) % 3
@@ -65,7 +67,7 @@ final class LiveDerivedGraph: @unchecked Sendable {
 
   /// Runs each of `threads` (its operations, `rounds` times, through `perform`) on a
   /// thread of its own, all at once, and returns when they are all done.
-  static func onThreads(
+  public static func onThreads(
     _ threads: [[GraphOp]], rounds: Int, _ perform: @escaping @Sendable (GraphOp, _ round: Int) -> Void
   ) async {
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -85,7 +87,7 @@ final class LiveDerivedGraph: @unchecked Sendable {
 
   /// Effect `index`'s reads, in order, with the values they return (its write, if it
   /// has one, left out).
-  func readsOfEffect(_ index: Int) -> [(GraphInput, Int)] {
+  public func readsOfEffect(_ index: Int) -> [(GraphInput, Int)] {
     var reads: [(GraphInput, Int)] = []
     for read in script.effects[index].reads {
       if let condition = read.onlyIfOdd {
@@ -100,7 +102,7 @@ final class LiveDerivedGraph: @unchecked Sendable {
 
   /// Each value against its own inputs' values at the end: a computation whose rule
   /// kept an equal value keeps one equal by its rule.
-  func computationFailures() -> [String] {
+  public func computationFailures() -> [String] {
     var failures: [String] = []
     for (index, computation) in script.computations.enumerated() {
       let value = derived[index].value
@@ -113,7 +115,7 @@ final class LiveDerivedGraph: @unchecked Sendable {
   }
 
   /// What `reads` (an effect's latest run) read that is not the value at the end.
-  func staleReads(_ reads: [(GraphInput, Int)]) -> [String] {
+  public func staleReads(_ reads: [(GraphInput, Int)]) -> [String] {
     reads.compactMap { input, seen in
       let now = value(of: input)
       return seen == now ? nil : "\(input) = \(seen), and it is \(now) at the end"

@@ -1,15 +1,18 @@
+import Tracking
+
 /// A random graph of derived values over tracked properties, with effects, and the
 /// writes, transactions, reads and cancellations to run on it (see
-/// ``DerivedGraphPropertyTests``). Plain values: the same script runs against the
-/// runtime and is evaluated by hand, here, to say what every read must return.
+/// `DerivedGraphPropertyTests` in `TrackingTests`). Plain values: the same script runs
+/// against the runtime and is evaluated by hand, here, to say what every read must
+/// return.
 
 /// What a computation or an effect reads: a signal (a tracked property) or a
 /// computation made before the reader.
-enum GraphInput: Hashable, Sendable, CustomStringConvertible {
+public enum GraphInput: Hashable, Sendable, CustomStringConvertible {
   case signal(Int)
   case computation(Int)
 
-  var description: String {
+  public var description: String {
     switch self {
     case .signal(let index): "s\(index)"
     case .computation(let index): "c\(index)"
@@ -19,18 +22,23 @@ enum GraphInput: Hashable, Sendable, CustomStringConvertible {
 
 /// One read of a closure: `input`; or, with `onlyIfOdd`, first that input, and `input`
 /// only when its value is odd (a dependency that comes and goes between runs).
-struct GraphRead: Sendable, CustomStringConvertible {
-  let input: GraphInput
-  let onlyIfOdd: GraphInput?
+public struct GraphRead: Sendable, CustomStringConvertible {
+  public let input: GraphInput
+  public let onlyIfOdd: GraphInput?
 
-  var description: String { onlyIfOdd.map { "\($0)?\(input)" } ?? "\(input)" }
+  public init(input: GraphInput, onlyIfOdd: GraphInput?) {
+    self.input = input
+    self.onlyIfOdd = onlyIfOdd
+  }
+
+  public var description: String { onlyIfOdd.map { "\($0)?\(input)" } ?? "\(input)" }
 }
 
 /// A computation: the sum of what it reads plus its own number, modulo `modulus` (small
 /// moduli make many recomputations end with an equal value, which must stop there),
 /// under one of `Derived`'s rules for what counts as a change.
-struct GraphComputation: Sendable {
-  enum Rule: Sendable {
+public struct GraphComputation: Sendable {
+  public enum Rule: Sendable {
     /// `==` (`Derived(_:)` of an `Equatable` value).
     case equatable
     /// Values of the same parity are equal (`Derived(isEqual:_:)`): a recomputation
@@ -40,12 +48,18 @@ struct GraphComputation: Sendable {
     case alwaysDiffering
   }
 
-  let reads: [GraphRead]
-  let modulus: Int
-  let rule: Rule
+  public let reads: [GraphRead]
+  public let modulus: Int
+  public let rule: Rule
+
+  public init(reads: [GraphRead], modulus: Int, rule: Rule) {
+    self.reads = reads
+    self.modulus = modulus
+    self.rule = rule
+  }
 
   /// Whether a recomputation that yields `new` changes the value `old`.
-  func differs(_ old: Int, _ new: Int) -> Bool {
+  public func differs(_ old: Int, _ new: Int) -> Bool {
     switch rule {
     case .equatable: old != new
     case .sameParity: old % 2 != new % 2
@@ -57,15 +71,15 @@ struct GraphComputation: Sendable {
 /// An effect: what its closure reads, whether it is a closure that takes the change's
 /// event (`withContinuousTracking`) rather than a plain one (`observe`), and what it
 /// writes, if anything.
-struct GraphEffect: Sendable {
-  let reads: [GraphRead]
-  let takesEvents: Bool
+public struct GraphEffect: Sendable {
+  public let reads: [GraphRead]
+  public let takesEvents: Bool
   /// A write the closure makes, before its read number `before` (after them all when
   /// that is `reads.count`). Each writing effect writes a signal of its own, always
   /// the same value: so the runs that effects' writes cause one another end.
-  let write: GraphEffectWrite?
+  public let write: GraphEffectWrite?
 
-  init(reads: [GraphRead], takesEvents: Bool, write: GraphEffectWrite? = nil) {
+  public init(reads: [GraphRead], takesEvents: Bool, write: GraphEffectWrite? = nil) {
     self.reads = reads
     self.takesEvents = takesEvents
     self.write = write
@@ -73,18 +87,24 @@ struct GraphEffect: Sendable {
 }
 
 /// An effect's write of `value` to `signal`, before its read number `before`.
-struct GraphEffectWrite: Sendable {
-  let signal: Int
-  let value: Int
-  let before: Int
+public struct GraphEffectWrite: Sendable {
+  public let signal: Int
+  public let value: Int
+  public let before: Int
+
+  public init(signal: Int, value: Int, before: Int) {
+    self.signal = signal
+    self.value = value
+    self.before = before
+  }
 }
 
 /// A step inside a transaction.
-enum GraphStep: Sendable, CustomStringConvertible {
+public enum GraphStep: Sendable, CustomStringConvertible {
   case write(signal: Int, value: Int)
   case read(computation: Int)
 
-  var description: String {
+  public var description: String {
     switch self {
     case .write(let signal, let value): "s\(signal)=\(value)"
     case .read(let computation): "read c\(computation)"
@@ -94,7 +114,7 @@ enum GraphStep: Sendable, CustomStringConvertible {
 
 /// A top-level operation. A write outside a transaction runs the effects it reaches
 /// before it returns; a transaction runs them once, at its end.
-enum GraphOp: Sendable, CustomStringConvertible {
+public enum GraphOp: Sendable, CustomStringConvertible {
   case write(signal: Int, value: Int)
   case transaction([GraphStep])
   case read(computation: Int)
@@ -106,7 +126,7 @@ enum GraphOp: Sendable, CustomStringConvertible {
   /// computation's value.
   case track(computation: Int)
 
-  var description: String {
+  public var description: String {
     switch self {
     case .write(let signal, let value): "s\(signal)=\(value)"
     case .transaction(let steps): "transaction { \(steps.map(\.description).joined(separator: "; ")) }"
@@ -118,14 +138,22 @@ enum GraphOp: Sendable, CustomStringConvertible {
   }
 }
 
-struct DerivedGraphScript: Sendable, CustomStringConvertible {
-  let signalCount: Int
+/// A graph, its effects, and the operations of one thread.
+public struct DerivedGraphScript: Sendable, CustomStringConvertible {
+  public let signalCount: Int
   /// Computation `i` reads only signals and computations numbered below `i`.
-  let computations: [GraphComputation]
-  let effects: [GraphEffect]
-  let ops: [GraphOp]
+  public let computations: [GraphComputation]
+  public let effects: [GraphEffect]
+  public let ops: [GraphOp]
 
-  var description: String {
+  public init(signalCount: Int, computations: [GraphComputation], effects: [GraphEffect], ops: [GraphOp]) {
+    self.signalCount = signalCount
+    self.computations = computations
+    self.effects = effects
+    self.ops = ops
+  }
+
+  public var description: String {
     var lines = ["signals: \(signalCount)"]
     for (index, computation) in computations.enumerated() {
       let sum = (computation.reads.map(\.description) + ["\(index)"]).joined(separator: " + ")
@@ -143,19 +171,19 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
   }
 
   /// The same graph and effects, with other operations.
-  func with(ops: [GraphOp]) -> DerivedGraphScript {
+  public func with(ops: [GraphOp]) -> DerivedGraphScript {
     DerivedGraphScript(signalCount: signalCount, computations: computations, effects: effects, ops: ops)
   }
 
   /// Whether an effect writes a signal.
-  var effectsWrite: Bool { effects.contains { $0.write != nil } }
+  public var effectsWrite: Bool { effects.contains { $0.write != nil } }
 
   // MARK: Evaluation by hand
 
   /// Every computation's value for these signal values, in order. `cached`: each
   /// computation's cached value, if any: a computation whose rule finds its new value
   /// equal to the cached one keeps the cached one.
-  func values(signals: [Int], cached: [Int?]) -> [Int] {
+  public func values(signals: [Int], cached: [Int?]) -> [Int] {
     var values: [Int] = []
     for index in computations.indices {
       let new = compute(index) { value(of: $0, signals: signals, computed: values) }
@@ -169,7 +197,7 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
   }
 
   /// What computation `index`'s closure returns when `read` gives its inputs' values.
-  func compute(_ index: Int, reading read: (GraphInput) -> Int) -> Int {
+  public func compute(_ index: Int, reading read: (GraphInput) -> Int) -> Int {
     let computation = computations[index]
     var sum = index
     for input in computation.reads {
@@ -179,7 +207,8 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
     return sum % computation.modulus
   }
 
-  func value(of input: GraphInput, signals: [Int], computed: [Int]) -> Int {
+  /// The value of `input` when the signals hold `signals` and the computations `computed`.
+  public func value(of input: GraphInput, signals: [Int], computed: [Int]) -> Int {
     switch input {
     case .signal(let index): signals[index]
     case .computation(let index): computed[index]
@@ -188,7 +217,7 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
 
   /// The signals that computation `index` may read, through any of its reads and
   /// theirs.
-  func reachableSignals(of index: Int) -> Set<Int> {
+  public func reachableSignals(of index: Int) -> Set<Int> {
     var signals: Set<Int> = []
     for read in computations[index].reads {
       for input in [read.input] + (read.onlyIfOdd.map { [$0] } ?? []) {
@@ -199,5 +228,16 @@ struct DerivedGraphScript: Sendable, CustomStringConvertible {
       }
     }
     return signals
+  }
+}
+
+extension GraphComputation {
+  /// A `Derived` of `compute`, made by the initializer of this computation's rule.
+  public func derived(_ compute: @escaping () -> Int) -> Derived<Int> {
+    switch rule {
+    case .equatable: Derived(compute)
+    case .sameParity: Derived(isEqual: { $0 % 2 == $1 % 2 }, compute)
+    case .alwaysDiffering: Derived(notifyingOnlyWhenChanged: false, compute)
+    }
   }
 }

@@ -1,21 +1,23 @@
 import Foundation
 
 /// The effects of a world whose threads start, cancel and restart them at once
-/// (``ThreadedDerivedGraphWorld``, ``ScheduledDerivedGraphWorld``): for each effect, the
-/// handle that keeps it live (`nil` once cancelled), whether a new one is being made,
-/// how many were made (its *generation*), and what its latest run did.
+/// (`ThreadedDerivedGraphWorld`, `ScheduledDerivedGraphWorld`, `PublisherGraphWorld`):
+/// for each effect, the handle that keeps it live (`nil` once cancelled), whether a new
+/// one is being made, how many were made (its *generation*), and what its latest run
+/// did.
 ///
 /// A run records what it did only if its observation is still the latest: one that was
 /// cancelled may still end a run on another thread, after its effect was started again.
 /// Everything is under one lock.
-final class EffectSlots<Handle, Run>: @unchecked Sendable {
+public final class EffectSlots<Handle, Run>: @unchecked Sendable {
   private let lock = NSLock()
   private var handles: [Handle?]
   private var starting: [Bool]
   private var generations: [Int]
   private var runs: [Run]
 
-  init(count: Int, noRun: Run) {
+  /// Slots for `count` effects, none live, each with `noRun` for its latest run.
+  public init(count: Int, noRun: Run) {
     handles = Array(repeating: nil, count: count)
     starting = Array(repeating: false, count: count)
     generations = Array(repeating: 0, count: count)
@@ -24,7 +26,7 @@ final class EffectSlots<Handle, Run>: @unchecked Sendable {
 
   /// Claims effect `index` for a new observation, unless it is live or being started:
   /// returns the new observation's generation.
-  func beginStart(_ index: Int) -> Int? {
+  public func beginStart(_ index: Int) -> Int? {
     lock.withLock {
       guard handles[index] == nil, !starting[index] else { return nil }
       starting[index] = true
@@ -36,7 +38,7 @@ final class EffectSlots<Handle, Run>: @unchecked Sendable {
   /// Keeps `handle` for effect `index`, made under the lock (so that what it starts
   /// finds it kept); with `finished`, its start is over (else ``finishStart(_:_:)``
   /// ends it).
-  func keep(_ handle: @autoclosure () -> Handle, for index: Int, finished: Bool = true) {
+  public func keep(_ handle: @autoclosure () -> Handle, for index: Int, finished: Bool = true) {
     lock.withLock {
       handles[index] = handle()
       if finished { starting[index] = false }
@@ -45,7 +47,7 @@ final class EffectSlots<Handle, Run>: @unchecked Sendable {
 
   /// Ends the start of effect `index`, giving `update` its handle to change (`nil` if
   /// it was cancelled meanwhile).
-  func finishStart(_ index: Int, _ update: (inout Handle?) -> Void) {
+  public func finishStart(_ index: Int, _ update: (inout Handle?) -> Void) {
     lock.withLock {
       update(&handles[index])
       starting[index] = false
@@ -53,7 +55,7 @@ final class EffectSlots<Handle, Run>: @unchecked Sendable {
   }
 
   /// Takes effect `index`'s handle, for its cancellation.
-  func take(_ index: Int) -> Handle? {
+  public func take(_ index: Int) -> Handle? {
     lock.withLock {
       defer { handles[index] = nil }
       return handles[index]
@@ -62,12 +64,12 @@ final class EffectSlots<Handle, Run>: @unchecked Sendable {
 
   /// Records what a run of effect `index`'s observation number `generation` did, if
   /// that observation is the latest.
-  func record(_ run: Run, of index: Int, generation: Int) {
+  public func record(_ run: Run, of index: Int, generation: Int) {
     lock.withLock { if generations[index] == generation { runs[index] = run } }
   }
 
   /// The handles, the latest runs, and whether an effect is being started.
-  func snapshot() -> (handles: [Handle?], runs: [Run], starting: Bool) {
+  public func snapshot() -> (handles: [Handle?], runs: [Run], starting: Bool) {
     lock.withLock { (handles, runs, starting.contains(true)) }
   }
 }

@@ -1,0 +1,43 @@
+import PropertyBased
+
+/// A graph, and the operations of each thread (their own `ops` are not used).
+public struct ThreadedDerivedGraphScript: Sendable, CustomStringConvertible {
+  public let graph: DerivedGraphScript
+  public let threads: [[GraphOp]]
+
+  public init(graph: DerivedGraphScript, threads: [[GraphOp]]) {
+    self.graph = graph
+    self.threads = threads
+  }
+
+  public var description: String {
+    var lines = [graph.description]
+    for (index, ops) in threads.enumerated() {
+      lines.append("thread \(index): \(ops.map(\.description).joined(separator: "; "))")
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension DerivedGraphGenerator {
+  /// A graph with 2 or 3 threads of 1 to 8 operations each.
+  public static func threadedScripts() -> Generator<ThreadedDerivedGraphScript, [ThreadedDerivedGraphScript]> {
+    Generator(
+      run: { rng in
+        let graph = script(&rng, maxOps: 1)
+        let threads = (0..<Int.random(in: 2...3, using: &rng)).map { _ in
+          ops(&rng, on: graph, count: Int.random(in: 1...8, using: &rng))
+        }
+        return ThreadedDerivedGraphScript(graph: graph, threads: threads)
+      },
+      shrink: { script in
+        script.threads.indices.flatMap { index in
+          shrink(script.threads[index]).map { ops in
+            var threads = script.threads
+            threads[index] = ops
+            return ThreadedDerivedGraphScript(graph: script.graph, threads: threads)
+          }
+        }
+      })
+  }
+}
