@@ -159,6 +159,7 @@ let package = Package(
       name: "TrackingCombineTests",
       dependencies: [
         "TrackingCombine",
+        "DerivedGraphScripts",
         .product(
           name: "OpenCombine", package: "OpenCombine",
           condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"])),

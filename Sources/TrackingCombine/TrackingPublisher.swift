@@ -28,6 +28,11 @@ import Tracking
 /// - **When.** Synchronously, on the thread that makes the change, one value per
 ///   change (no transactions: three assignments emit three values). Each emission
 ///   re-runs the closure tracked, so reads behind conditions are followed.
+/// - **Changes on several threads at once.** The closure's runs happen one at a time,
+///   and a `.didSet` subscriber gets their values in the order of the runs: a value
+///   that a run read before another run's newer one was delivered is dropped, so the
+///   last value the subscriber gets is always what the closure returns once the
+///   changes are over.
 /// - **Demand.** Values are delivered only against demand. While the subscriber has
 ///   no demand, the latest value is kept in a one-element buffer (older ones are
 ///   dropped) and delivered when demand arrives.

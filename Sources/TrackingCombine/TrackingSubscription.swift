@@ -16,9 +16,18 @@ import Tracking
 /// silently, to track what it reads now.
 ///
 /// Delivery is serialized: one thread at a time drains the one-element buffer while
-/// there is demand; values offered meanwhile replace the buffered one. `@unchecked
-/// Sendable`: its mutable state is behind `state`'s lock; the rest is immutable after
-/// `init`.
+/// there is demand; values offered meanwhile replace the buffered one.
+///
+/// Invariant: a `.didSet` subscriber's values come in the order of the runs that read
+/// them, so the last value it gets is the latest run's. Runs happen one at a time, but
+/// each thread offers its run's value after the run has ended, so a thread whose run
+/// read older values may offer after a thread whose run read newer ones: each run takes
+/// a number, and a value is offered only if no later run's value was offered before it
+/// (`State.offeredRun`). Without this, a subscriber could keep an old value after
+/// writes on two threads, although the latest run read the new one.
+///
+/// `@unchecked Sendable`: its mutable state is behind `state`'s lock, or touched only
+/// inside the reaction's runs (`runCount`); the rest is immutable after `init`.
 final class TrackingSubscription<Output, Downstream: Subscriber>:
   Subscription, TrackingEvents, @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == Never {
@@ -27,6 +36,8 @@ where Downstream.Input == Output, Downstream.Failure == Never {
     var demand = Subscribers.Demand.none
     var buffered: Output?
     var isDelivering = false
+    /// The number of the run whose value was offered last (see the type's invariant).
+    var offeredRun: UInt64 = 0
   }
 
   private let timing: TrackedChangeTiming
@@ -34,6 +45,10 @@ where Downstream.Input == Output, Downstream.Failure == Never {
   private let state: Locked<State>
   /// Written once, in `init`, before the subscription is shared.
   @exclusivity(unchecked) private var reaction: Reaction!
+  /// How many runs there were. Only touched inside the reaction's runs, which happen
+  /// one at a time (each one's start follows the previous one's end under the
+  /// reaction's lock).
+  @exclusivity(unchecked) private var runCount: UInt64 = 0
 
   init(timing: TrackedChangeTiming, read: @escaping @Sendable () -> Output?, downstream: Downstream) {
     self.timing = timing
@@ -60,33 +75,46 @@ where Downstream.Input == Output, Downstream.Failure == Never {
   // MARK: Tracking
 
   /// Runs the closure as the reaction's run, unless no change asks for one (then
-  /// returns `nil`), or the subscription was cancelled or the source is gone.
-  private func retrack(always: Bool) -> Output? {
+  /// returns `nil`), or the subscription was cancelled or the source is gone. Returns
+  /// the value with the run's number.
+  private func retrack(always: Bool) -> (value: Output, run: UInt64)? {
     guard isActive else { return nil }
     // Reads of a run are its own scope's, whatever scope is active on the mutating
     // thread (the change may happen inside someone's `apply`).
     var value: Output?
-    reaction.run(ifNeeded: !always) { value = read() }
-    return value
+    var run: UInt64 = 0
+    reaction.run(ifNeeded: !always) {
+      value = read()
+      runCount += 1
+      run = runCount
+    }
+    return value.map { ($0, run) }
   }
 
   func heardChange() {
-    let value = retrack(always: false)
-    if timing == .didSet, let value { offer(value) }
+    let result = retrack(always: false)
+    if timing == .didSet, let result { offer(result.value, run: result.run) }
   }
 
   func heardWillSet() {
     guard isActive, let value = withoutTracking(read) else { return }
-    offer(value)
+    offer(value, run: nil)
   }
 
   private var isActive: Bool { state.withLock { $0.downstream != nil } }
 
   // MARK: Delivery
 
-  private func offer(_ value: Output) {
+  /// Buffers `value` and drains, unless a later run's value was offered already. `run`
+  /// is the number of the run that read `value`; `nil` for a will-set's value, read
+  /// outside any run (a `.willSet` subscriber's values are never numbered).
+  private func offer(_ value: Output, run: UInt64?) {
     let shouldDrain = state.withLock { state -> Bool in
       guard state.downstream != nil else { return false }
+      if let run {
+        guard run > state.offeredRun else { return false }
+        state.offeredRun = run
+      }
       state.buffered = value
       guard !state.isDelivering else { return false }
       state.isDelivering = true

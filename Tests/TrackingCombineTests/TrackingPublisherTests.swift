@@ -1,4 +1,6 @@
 #if canImport(Combine) || OpenCombine
+import DerivedGraphScripts
+import Foundation
 import Testing
 @_spi(Testing) import Tracking
 import TrackingCombine
@@ -217,6 +219,37 @@ struct TrackingPublisherTests {
     scene.showsDetail = true
     scene.showsDetail = false
     #expect(seen.values == [5, -5])
+    cancellable.cancel()
+  }
+
+  /// A change from another thread arrives while a run is under way: the run's end runs
+  /// the closure again at once, inside the first run's delivery, and that second run's
+  /// value (the newer) is offered first. The first run's value, offered after it, is
+  /// older and must not reach the subscriber: the last value it gets is the latest.
+  /// (Before runs were numbered, the subscriber got 2, then 1.)
+  @Test func aValueReadBeforeAChangeFromAnotherThreadIsNotDeliveredAfterTheNewerOne() {
+    let cell = LockedCell()
+    let seen = Received<Int>()
+    let calls = Locked(0)
+    let cancellable = TrackingPublisher { () -> Int in
+      let value = cell.value
+      // The run after the first change: another thread writes while it is under way.
+      if calls.withLock({ calls in
+        calls += 1
+        return calls == 2
+      }) {
+        let written = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+          cell.value = 2
+          written.signal()
+        }
+        written.wait()
+      }
+      return value
+    }.sink { seen.append($0) }
+    cell.value = 1
+    #expect(seen.values == [2])
+    #expect(cell.untrackedValue == 2)
     cancellable.cancel()
   }
 }
