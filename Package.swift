@@ -111,7 +111,8 @@ let package = Package(
     // figures, checked by the tests and timed by Benchmarks (which links this folder).
     .target(name: "ReactivitySuite", dependencies: ["Tracking"], path: "Tests/ReactivitySuite"),
     // Random graphs of derived values and effects, their generator, and the same graph
-    // made live with the runtime, for the random graph tests.
+    // made live with the runtime: the random cross-thread tests of each delivery (the
+    // runtime's own, and the Combine bridge's) share them.
     .target(
       name: "DerivedGraphScripts",
       dependencies: ["Tracking", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -160,6 +161,7 @@ let package = Package(
       dependencies: [
         "TrackingCombine",
         "DerivedGraphScripts",
+        .product(name: "PropertyBased", package: "swift-property-based"),
         .product(
           name: "OpenCombine", package: "OpenCombine",
           condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"])),
