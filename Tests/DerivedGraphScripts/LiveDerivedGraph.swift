@@ -37,10 +37,12 @@ public final class LiveDerivedGraph: @unchecked Sendable {
     script.compute(index) { value(of: $0) }
   }
 
-  /// Performs `op` in round `round` (the values written vary with it), unless it is a
-  /// cancellation or a restart, which concern the world's effects: then returns `false`
-  /// and does nothing.
-  public func perform(_ op: GraphOp, round: Int) -> Bool {
+  /// Performs `op` in round `round` (the values written vary with it). A cancellation
+  /// or a restart concerns the world's effects: `cancel` or `restart` gets the effect's
+  /// number (by default, nothing happens).
+  public func perform(
+    _ op: GraphOp, round: Int, cancel: (_ effect: Int) -> Void = { _ in }, restart: (_ effect: Int) -> Void = { _ in }
+  ) {
     switch op {
     case .write(let signal, let value):
       signals[signal].value = (value + round) % 3
@@ -59,10 +61,11 @@ public final class LiveDerivedGraph: @unchecked Sendable {
       withTracking(options: .didSet, { _ = derived[computation].value }) { [unowned self] _ in
         _ = derived[computation].value
       }
-    case .cancel, .restart:
-      return false
+    case .cancel(let effect):
+      cancel(effect)
+    case .restart(let effect):
+      restart(effect)
     }
-    return true
   }
 
   /// Runs each of `threads` (its operations, `rounds` times, through `perform`) on a

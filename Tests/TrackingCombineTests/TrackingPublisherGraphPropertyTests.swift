@@ -1,6 +1,5 @@
 #if canImport(Combine) || OpenCombine
 import DerivedGraphScripts
-import Dispatch
 import Foundation
 import PropertyBased
 import Testing
@@ -34,7 +33,7 @@ import TrackingCombine
 struct TrackingPublisherGraphPropertyTests {
   @Test func everySubscriberEndsWithTheLatestValue() async {
     await propertyCheck(count: Self.count, input: DerivedGraphGenerator.threadedScripts()) { script in
-      let failures = PublisherGraphWorld(script.graph).run(script.threads, rounds: Self.rounds)
+      let failures = await PublisherGraphWorld(script.graph).run(script.threads, rounds: Self.rounds)
       #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\nscript:\n\(script)")
     }
   }
@@ -76,13 +75,9 @@ final class PublisherGraphWorld: @unchecked Sendable {
 
   /// Runs each thread's operations `rounds` times, all threads at once, and returns
   /// what does not agree with the values at the end.
-  func run(_ threads: [[GraphOp]], rounds: Int) -> [String] {
+  func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
     for index in graph.effects.indices { start(index) }
-    DispatchQueue.concurrentPerform(iterations: threads.count) { thread in
-      for round in 0..<rounds {
-        for op in threads[thread] { perform(op, round: round) }
-      }
-    }
+    await LiveDerivedGraph.onThreads(threads, rounds: rounds) { op, round in self.perform(op, round: round) }
     var failures = live.computationFailures()
     let (cancellables, latest, _) = subscribers.snapshot()
     for index in graph.effects.indices where cancellables[index] != nil && timing(of: index) == .didSet {
@@ -97,15 +92,7 @@ final class PublisherGraphWorld: @unchecked Sendable {
   }
 
   private func perform(_ op: GraphOp, round: Int) {
-    guard !live.perform(op, round: round) else { return }
-    switch op {
-    case .cancel(let effect):
-      subscribers.take(effect)?.cancel()
-    case .restart(let effect):
-      start(effect)
-    default:
-      break
-    }
+    live.perform(op, round: round, cancel: { subscribers.take($0)?.cancel() }, restart: start)
   }
 
   /// Subscribes effect `index` unless it is live or being subscribed: a new

@@ -63,7 +63,7 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
     await registerAll()
     async let onTheMainActor: Void = runOnTheMainActor(threads[0], rounds: rounds)
     await LiveDerivedGraph.onThreads(Array(threads.dropFirst()), rounds: rounds) { op, round in
-      _ = self.graph.perform(op, round: round)  // a cancellation or a restart does nothing there
+      self.graph.perform(op, round: round)  // a cancellation or a restart does nothing there
     }
     await onTheMainActor
     return await settleAndCheck()
@@ -76,15 +76,15 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   @MainActor private func runOnTheMainActor(_ ops: [GraphOp], rounds: Int) async {
     for round in 0..<rounds {
       for op in ops {
-        switch op {
-        case .cancel(let effect):
-          if let id = components[effect] { loop.unregister(id) }
-          components[effect] = nil
-        case .restart(let effect):
-          if components[effect] == nil { register(effect) }
-        default:
-          _ = graph.perform(op, round: round)
-        }
+        graph.perform(
+          op, round: round,
+          cancel: { effect in
+            if let id = components[effect] { loop.unregister(id) }
+            components[effect] = nil
+          },
+          restart: { effect in
+            if components[effect] == nil { register(effect) }
+          })
       }
       _ = loop.runCycle()
       await Task.yield()

@@ -149,15 +149,7 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   }
 
   private func perform(_ op: GraphOp, round: Int) {
-    guard !graph.perform(op, round: round) else { return }
-    switch op {
-    case .cancel(let effect):
-      effects.take(effect)?.cancel()
-    case .restart(let effect):
-      start(effect)
-    default:
-      break
-    }
+    graph.perform(op, round: round, cancel: { effects.take($0)?.cancel() }, restart: start)
   }
 
   /// Starts effect `index` unless it is live or being started: a new observation, whose

@@ -103,15 +103,7 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
   }
 
   private func perform(_ op: GraphOp, round: Int) {
-    guard !live.perform(op, round: round) else { return }
-    switch op {
-    case .cancel(let effect):
-      effects.take(effect)?.cancel()
-    case .restart(let effect):
-      start(effect)
-    default:
-      break
-    }
+    live.perform(op, round: round, cancel: { effects.take($0)?.cancel() }, restart: start)
   }
 
   /// Starts effect `index` unless it is live or being started: a new observation,
