@@ -1,3 +1,4 @@
+import Foundation
 import PropertyBased
 
 /// A graph, and the operations of each thread (their own `ops` are not used).
@@ -9,6 +10,15 @@ public struct ThreadedDerivedGraphScript: Sendable, CustomStringConvertible {
     self.graph = graph
     self.threads = threads
   }
+
+  /// How many times each thread runs its operations (the values written vary with the
+  /// round).
+  public static let rounds = 20
+
+  /// How many scripts each threaded suite checks: an eighth of `TRACKING_PROPERTY_CASES`
+  /// (400 by default), since each script runs its threads `rounds` times.
+  public static let scriptCount =
+    (Int(ProcessInfo.processInfo.environment["TRACKING_PROPERTY_CASES"] ?? "") ?? 400) / 8
 
   public var description: String {
     var lines = [graph.description]

@@ -1,6 +1,5 @@
 #if canImport(Combine) || OpenCombine
 import DerivedGraphScripts
-import Foundation
 import PropertyBased
 import Testing
 import Tracking
@@ -32,16 +31,13 @@ import TrackingCombine
 @Suite("Properties: random derived graphs published to Combine across threads", .timeLimit(.minutes(2)))
 struct TrackingPublisherGraphPropertyTests {
   @Test func everySubscriberEndsWithTheLatestValue() async {
-    await propertyCheck(count: Self.count, input: DerivedGraphGenerator.threadedScripts()) { script in
-      let failures = await PublisherGraphWorld(script.graph).run(script.threads, rounds: Self.rounds)
+    let scripts = DerivedGraphGenerator.threadedScripts()
+    await propertyCheck(count: ThreadedDerivedGraphScript.scriptCount, input: scripts) { script in
+      let world = PublisherGraphWorld(script.graph)
+      let failures = await world.run(script.threads, rounds: ThreadedDerivedGraphScript.rounds)
       #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\nscript:\n\(script)")
     }
   }
-
-  /// Each thread runs its operations this many times (the values written vary with
-  /// the round).
-  static let rounds = 20
-  static let count = (Int(ProcessInfo.processInfo.environment["TRACKING_PROPERTY_CASES"] ?? "") ?? 400) / 8
 }
 
 /// A graph whose effects are publishers' subscribers, run from several threads, and its

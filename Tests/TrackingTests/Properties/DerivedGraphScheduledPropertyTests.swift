@@ -33,17 +33,13 @@ import Testing
 @Suite("Properties: random derived graphs with effects on an actor", .timeLimit(.minutes(2)))
 struct DerivedGraphScheduledPropertyTests {
   @Test func everyScheduledEffectEndsConsistent() async {
-    await propertyCheck(count: Self.count, input: DerivedGraphGenerator.threadedScripts()) { script in
+    let scripts = DerivedGraphGenerator.threadedScripts()
+    await propertyCheck(count: ThreadedDerivedGraphScript.scriptCount, input: scripts) { script in
       let world = ScheduledDerivedGraphWorld(script.graph)
-      let failures = await world.run(script.threads, rounds: Self.rounds)
+      let failures = await world.run(script.threads, rounds: ThreadedDerivedGraphScript.rounds)
       #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\nscript:\n\(script)")
     }
   }
-
-  /// Each thread runs its operations this many times (the values written vary with
-  /// the round).
-  static let rounds = 20
-  static let count = (Int(ProcessInfo.processInfo.environment["TRACKING_PROPERTY_CASES"] ?? "") ?? 400) / 8
 }
 
 /// Runs a graph's operations from threads and from ``GraphActor``, with effects isolated

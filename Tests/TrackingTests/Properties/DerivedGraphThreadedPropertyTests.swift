@@ -25,21 +25,17 @@ import Tracking
 struct DerivedGraphThreadedPropertyTests {
   static func check(_ script: ThreadedDerivedGraphScript, sourceLocation: SourceLocation = #_sourceLocation) {
     let world = ThreadedDerivedGraphWorld(script.graph)
-    let failures = world.run(script.threads, rounds: Self.rounds)
+    let failures = world.run(script.threads, rounds: ThreadedDerivedGraphScript.rounds)
     #expect(
       failures.isEmpty, "\(failures.joined(separator: "\n"))\nscript:\n\(script)", sourceLocation: sourceLocation)
   }
 
   @Test func everyValueAndEffectEndsConsistent() async {
-    await propertyCheck(count: Self.count, input: DerivedGraphGenerator.threadedScripts()) { script in
+    let scripts = DerivedGraphGenerator.threadedScripts()
+    await propertyCheck(count: ThreadedDerivedGraphScript.scriptCount, input: scripts) { script in
       Self.check(script)
     }
   }
-
-  /// Each thread runs its operations this many times (the values written vary with
-  /// the round).
-  static let rounds = 20
-  static let count = (Int(ProcessInfo.processInfo.environment["TRACKING_PROPERTY_CASES"] ?? "") ?? 400) / 8
 }
 
 /// Runs a graph's threads on the runtime, then compares the end state with the values
