@@ -36,7 +36,8 @@
 ///   event naming this object and its `value`; its inputs hold their new values by
 ///   then.
 /// - **Only while observed.** When nobody observes a derived value any more, it stops
-///   observing its inputs at their next change, and starts again at the next read.
+///   observing its inputs at their next change (at once if one has changed since it
+///   was last computed), and starts again at the next read.
 ///   Between a change and the next read nothing is computed.
 /// - **Lifetime.** A `Derived` holds its closure; the objects it reads are not kept
 ///   alive by it beyond what the closure captures, and they do not keep it alive.

@@ -18,8 +18,9 @@ import CTrackingSupport
 /// equality cut-off: a change that leaves a value equal stops there.
 ///
 /// **Only while observed.** A computation that nobody observes any more stops
-/// observing its inputs at their next change (it *retires*: its links are dropped, it
-/// stays dirty), and observes them again at its next read.
+/// observing its inputs at their next change, or at once if one has changed since it
+/// was last computed (it *retires*: its links are dropped, it stays dirty), and
+/// observes them again at its next read.
 ///
 /// **Announcing.** A computation read by a one-shot tracking, or relayed to Apple's
 /// registrar (SwiftUI), also announces its changes through its registrar, with the
@@ -98,41 +99,6 @@ package class Computation: ReactiveNode, @unchecked Sendable {
 
   /// How many times the value was computed.
   final var recomputeCount: Int { Graph.withLock { Int(graph.pointee.recomputeCount) } }
-
-  /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
-  /// next read recomputes (and observes them again).
-  ///
-  /// The propagation found no subscriber and no one-shot observer, but another thread
-  /// may have added one since:
-  /// - a recomputation of a node that subscribed: then the value stays as it is
-  ///   (current for that node, which would not hear of its next change otherwise);
-  /// - a one-shot tracking that read the value while it was current, installing its
-  ///   observer in the registrar now: the retirement then counts as a change for it,
-  ///   as a write would, in the registrar's epoch protocol (see ``RegistrarStorage``).
-  ///   Either the install sees that change and fires, or the retirement sees the
-  ///   observer and queues the value to be pulled when the batch drains, which makes it
-  ///   observe its inputs again (and announce if its value moved).
-  ///
-  /// The check, the mark and the drop of the links are one critical section: a
-  /// recomputation may start and end between two of them (one that reads no object
-  /// ends in the graph alone, without this node's lock), and would leave the value
-  /// current with its links dropped, deaf to every later change.
-  final func retire() {
-    let (retires, links) = state.withLock { state -> (Bool, GraphWork) in
-      let keepsAlive = state.keepsAlive
-      var links = GraphWork()
-      let retires = Graph.withLock { () -> Bool in
-        guard graph.pointee.subs == nil else { return false }
-        graph.pointee.dirty = true
-        if !keepsAlive { Graph.dropDependencies(of: graph, work: &links) }
-        return !keepsAlive
-      }
-      return (retires, links)
-    }
-    if !links.isEmpty { links.perform() }
-    guard retires else { return }
-    if registrar.storage.countsAsChangeForInstalls(0) { NotificationBatch.enqueue(self) }
-  }
 
   // MARK: Pulled (on the reading thread)
 

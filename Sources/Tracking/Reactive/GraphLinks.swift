@@ -294,7 +294,13 @@ extension Graph {
     work.release(heldReference(dep), heldReference(link.pointee.sub))
     link.deinitialize(count: 1)
     if !tracking_graph_keep_spare_link(link) { link.deallocate() }
-    if dep.pointee.subs == nil { subscribersChanged(dep, observed: false, work: &work) }
+    guard dep.pointee.subs == nil else { return }
+    subscribersChanged(dep, observed: false, work: &work)
+    // A stale computation left without subscribers retires now, not at its next
+    // change: a propagation stops at a stale node (see `Graph.propagate`), so no
+    // change would ever reach it to find it unobserved, and it would observe its
+    // inputs for good.
+    if dep.pointee.isComputation && dep.pointee.isStale && !dep.pointee.cancelled { work.unobserved(dep) }
   }
 
   /// A dropped link's reference to `node`, to release once the lock is left; or `nil`

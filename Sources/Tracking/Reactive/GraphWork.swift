@@ -10,6 +10,10 @@ import CTrackingSupport
 /// A trivial value: most walks find nothing to do (a read, a run that keeps its
 /// links), and then it costs nothing to make or to drop. The lists are allocated at
 /// the first entry.
+/// Computations that nobody subscribes to any more, retained, and whether they
+/// announce their changes (see ``GraphWork/unobserved(_:)``).
+typealias UnobservedComputations = SmallList<(computation: Unmanaged<AnyObject>, announces: Bool)>
+
 struct GraphWork {
   /// A node to tell of a change: of `computation`, or, when it is `nil`, of the
   /// property whose write made this work (see ``Graph/propagateWrite(from:thread:work:)``);
@@ -32,7 +36,7 @@ struct GraphWork {
     /// The nodes to tell after the first, in the order found.
     var tells = SmallList<Tell>()
     /// Computations that nobody subscribes to any more, and whether they announce.
-    var unobserved = SmallList<(computation: Unmanaged<AnyObject>, announces: Bool)>()
+    var unobserved = UnobservedComputations()
     /// Computations that announce their changes and have subscribers.
     var announcing = SmallList<Unmanaged<AnyObject>>()
     var hooks = SmallList<HookTable.Transitions>()
@@ -130,6 +134,14 @@ struct GraphWork {
     withLists { $0.inputsToSettle.append(entry) }
   }
 
+  /// Moves the computations found without subscribers out of the work, with their
+  /// references, for a retirement that retires them itself, one after another (see
+  /// ``Computation/retireUnobserved(announces:)``).
+  mutating func takeUnobserved(into list: inout UnobservedComputations) {
+    guard let lists else { return }
+    while let entry = lists.pointee.unobserved.popLast() { list.append(entry) }
+  }
+
   /// Releases the references of a dropped link (those not held for a pin) once the
   /// lock is left.
   mutating func release(_ dep: Unmanaged<AnyObject>?, _ sub: Unmanaged<AnyObject>?) {
@@ -186,21 +198,10 @@ struct GraphWork {
       let computation = unsafeDowncast(node.takeUnretainedValue(), to: Computation.self)
       if computation.registrar.storage.hasOneShotObservers(of: 0) { NotificationBatch.enqueue(computation) }
     }
-    // A computation that nobody observes retires, unless a one-shot tracking observes
-    // it, or will: one whose `apply`, under way on this thread, read it and made this
-    // change. Retired, the value would count as changed for that tracking when it
-    // installs its observer (see `Computation.retire()`), though the change is the
-    // tracking's own; pulled when the batch drains, the value announces its change
-    // while `apply` runs, which the tracking counts as its own write, and stays linked
-    // to its inputs for the changes that follow.
+    // A computation that nobody observes retires (or, for a one-shot tracking, is
+    // pulled when the batch drains).
     work.pointee.unobserved.forEach { node, announces in
-      let computation = unsafeDowncast(node.takeUnretainedValue(), to: Computation.self)
-      let storage = computation.registrar.storage
-      if announces && (storage.hasOneShotObservers(of: 0) || AccessList.currentScopesRead(storage)) {
-        NotificationBatch.enqueue(computation)
-      } else {
-        computation.retire()
-      }
+      unsafeDowncast(node.takeUnretainedValue(), to: Computation.self).retireUnobserved(announces: announces)
     }
     let deferred = deferred
     if let firstTell {

@@ -77,6 +77,46 @@ extension LifetimeSuites {
       hooks.cancel()
     }
 
+    /// A derived value read only by another derived value: when the reader retires,
+    /// at the first change after its observation ends, the value it read was left stale
+    /// by that change, and a change does not pass through a stale value. It must retire
+    /// then too, or it observes its input for good (the feed never stopped).
+    @Test func aChainOfDerivedValuesStopsObservingAtTheFirstChangeAfterItsObservationEnds() {
+      let feed = FakeFeed()
+      let ticker = Ticker(feed: feed)
+      let doubled = Derived { ticker.price * 2 }
+      let label = Derived { "\(doubled.value)" }
+      let token = observe { _ = label.value }
+      #expect(feed.liveSubscriptions == 1)
+      token.cancel()
+      #expect(feed.liveSubscriptions == 1)  // retires at the next change
+      ticker.price = 1
+      #expect(feed.liveSubscriptions == 0)
+      ticker.price = 2
+      #expect(feed.liveSubscriptions == 0)
+      #expect(label.value == "4.0")  // read again: observes again, until the next change
+      #expect(feed.liveSubscriptions == 1)
+      ticker.price = 3
+      #expect(feed.liveSubscriptions == 0)
+    }
+
+    /// An observation that ends while what it read is stale (a change in the same
+    /// transaction): the values it leaves unobserved retire at once, as no later change
+    /// would reach them.
+    @Test func derivedValuesLeftStaleAndUnobservedStopObservingAtOnce() {
+      let feed = FakeFeed()
+      let ticker = Ticker(feed: feed)
+      let doubled = Derived { ticker.price * 2 }
+      let label = Derived { "\(doubled.value)" }
+      let token = observe { _ = label.value }
+      withTransaction {
+        ticker.price = 1
+        token.cancel()
+      }
+      #expect(feed.liveSubscriptions == 0)
+      #expect(label.value == "2.0")
+    }
+
     @Test func aComputedKeyPathHooksWhatItReads() {
       let span = Span()
       let log = Received<String>()

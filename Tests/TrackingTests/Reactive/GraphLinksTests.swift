@@ -138,6 +138,41 @@ struct GraphLinksTests {
     token.cancel()
   }
 
+  /// Values left stale and without readers retire one after another, each dropping
+  /// the last link to the next: not recursively, so a chain thousands deep retires on
+  /// a thread with a small stack (a recursive retirement needs hundreds of bytes of
+  /// stack per value, megabytes here).
+  @Test func aStaleChainThousandsDeepRetiresOnASmallStack() async {
+    let inputs = DerivedInputs()
+    var chain = [Derived { inputs.a }]
+    for _ in 0..<20_000 {
+      // Unowned (the array holds them): captured strongly, the values would be
+      // released at the end in one deep recursion of deinits.
+      let previous = chain[chain.count - 1]
+      chain.append(Derived { [unowned previous] in previous.value + 1 })
+      _ = chain[chain.count - 1].value  // computed link by link, not by one deep read
+    }
+    let last = chain[chain.count - 1]
+    let token = observe { _ = last.value }
+    #expect(inputs.observerCount == 1)
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      let thread = Thread {
+        withTransaction {
+          inputs.a = 2
+          token.cancel()
+        }
+        done.resume()
+      }
+      thread.stackSize = 256 << 10
+      thread.start()
+    }
+    #expect(inputs.observerCount == 0)
+    #expect(chain.allSatisfy { $0.node.readers.isEmpty })
+    // Retired, the values read nothing: read again link by link (one read of the
+    // last would compute the whole chain in one deep recursion of closures).
+    #expect(chain.map(\.value).last == 20_002)
+  }
+
   @Test func aOneShotTrackingNestedInARunLinksTheRunNotAnObserver() {
     let inputs = DerivedInputs()
     let doubled = Derived { inputs.a * 2 }
