@@ -13,7 +13,8 @@ import Tracking
 public final class LiveDerivedGraph: @unchecked Sendable {
   public let script: DerivedGraphScript
   public let signals: [LockedCell]
-  private var derived: [Derived<Int>] = []
+  // Internal, for `GraphHooks`.
+  private(set) var derived: [Derived<Int>] = []
 
   /// Makes `script`'s signals (all 0) and derived values; no effect.
   public init(_ script: DerivedGraphScript) {

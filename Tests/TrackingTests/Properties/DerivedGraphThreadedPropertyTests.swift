@@ -56,7 +56,12 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
 
   /// Runs each thread's operations `rounds` times, all threads at once, and returns
   /// what does not agree with the values computed by hand at the end.
+  ///
+  /// The graph's observed/unobserved hooks are checked too (see ``GraphHooks``): at
+  /// the end, what the live effects read is observed; once they are cancelled and the
+  /// values left unobserved have retired, nothing unexplained is.
   func run(_ threads: [[GraphOp]], rounds: Int) -> [String] {
+    let hooks = GraphHooks(on: live)
     for index in graph.effects.indices { start(index) }
     DispatchQueue.concurrentPerform(iterations: threads.count) { thread in
       for round in 0..<rounds {
@@ -65,10 +70,16 @@ final class ThreadedDerivedGraphWorld: @unchecked Sendable {
     }
     var failures = live.computationFailures()
     let (tokens, runs, _) = effects.snapshot()
+    var reads: [[GraphInput]] = []
     for index in graph.effects.indices where tokens[index] != nil {
       failures += live.check(effect: index, run: runs[index])
+      reads.append(runs[index].compactMap { if case .read(let input, _) = $0 { input } else { nil } })
     }
+    failures += hooks.failuresWhileObserved(reads: reads)
     for token in tokens { token?.cancel() }
+    failures += hooks.failuresOnceUnobserved(operations: threads.flatMap { $0 })
+    failures += hooks.failuresOfOrder
+    hooks.cancel()
     return failures
   }
 
