@@ -61,16 +61,21 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   /// that scheduled runs happen meanwhile) and the others on threads of their own, each
   /// `rounds` times, all at once; then lets the scheduled runs happen and returns what
   /// does not agree with the values computed by hand.
+  ///
+  /// The graph's observed/unobserved hooks are checked too: at the end, what the live
+  /// effects read is observed (see ``GraphHooks``).
   func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
+    let hooks = GraphHooks(on: graph)
+    defer { hooks.cancel() }
     for index in graph.script.effects.indices { start(index) }
     async let onTheActor: Void = runOnTheActor(threads[0], rounds: rounds)
     await LiveDerivedGraph.onThreads(Array(threads.dropFirst()), rounds: rounds) { op, round in
       self.perform(op, round: round)
     }
     await onTheActor
-    let failures = await settleAndCheck()
+    let failures = await settleAndCheck(hooks)
     for handle in effects.snapshot().handles { handle?.cancel() }
-    return failures
+    return failures + hooks.failuresOfOrder
   }
 
   @GraphActor private func runOnTheActor(_ ops: [GraphOp], rounds: Int) async {
@@ -114,7 +119,7 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
   /// An iteration whose reaction says its owner was told, while the iterating task
   /// still waits for a wake-up, lost that wake-up: this fails at once rather than wait.
   /// A test cancelled by its time limit stops waiting too.
-  @GraphActor private func settleAndCheck() async -> [String] {
+  @GraphActor private func settleAndCheck(_ hooks: GraphHooks) async -> [String] {
     while true {
       let (handles, _, starting) = effects.snapshot()
       var lostWakeUps: [String] = []
@@ -130,6 +135,7 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
     }
     var failures = graph.computationFailures()
     let (live, runs, _) = effects.snapshot()
+    var reads: [[GraphInput]] = []
     for index in graph.script.effects.indices {
       guard let reaction = live[index]?.reaction else { continue }
       let (stale, running) = reaction.state.withLock { ($0.isStale, $0.runningThread != 0) }
@@ -139,8 +145,9 @@ final class ScheduledDerivedGraphWorld: @unchecked Sendable {
         continue
       }
       failures += graph.check(effect: index, run: runs[index])
+      reads.append(runs[index].compactMap { if case .read(let input, _) = $0 { input } else { nil } })
     }
-    return failures
+    return failures + hooks.failuresWhileObserved(reads: reads)
   }
 
   /// Whether `reaction` has a run scheduled, or its owner was told that it needs one.
