@@ -70,8 +70,13 @@ final class PublisherGraphWorld: @unchecked Sendable {
   }
 
   /// Runs each thread's operations `rounds` times, all threads at once, and returns
-  /// what does not agree with the values at the end.
+  /// what does not agree with the values at the end. Once every subscription is
+  /// cancelled and the values left unobserved have retired, the graph's
+  /// observed/unobserved hooks must say nothing unexplained is observed (see
+  /// ``GraphHooks``).
   func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
+    let hooks = GraphHooks(on: live)
+    defer { hooks.cancel() }
     for index in graph.effects.indices { start(index) }
     await LiveDerivedGraph.onThreads(threads, rounds: rounds) { op, round in self.perform(op, round: round) }
     var failures = live.computationFailures()
@@ -84,7 +89,7 @@ final class PublisherGraphWorld: @unchecked Sendable {
       failures += probe(willSetSubscriber: index)
     }
     for cancellable in cancellables { cancellable?.cancel() }
-    return failures
+    return failures + hooks.failuresOnceUnobserved(operations: threads.flatMap { $0 }) + hooks.failuresOfOrder
   }
 
   private func perform(_ op: GraphOp, round: Int) {

@@ -55,14 +55,21 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   /// nothing: those are the main actor's), each `rounds` times, all at once; then runs
   /// cycles until no component is dirty and returns what does not agree with the
   /// values computed by hand.
+  ///
+  /// The graph's observed/unobserved hooks are checked too (see ``GraphHooks``): at
+  /// the end, what the registered components read is observed; once they are
+  /// unregistered and the values left unobserved have retired, nothing unexplained is.
   func run(_ threads: [[GraphOp]], rounds: Int) async -> [String] {
+    let hooks = GraphHooks(on: graph)
+    defer { hooks.cancel() }
     await registerAll()
     async let onTheMainActor: Void = runOnTheMainActor(threads[0], rounds: rounds)
     await LiveDerivedGraph.onThreads(Array(threads.dropFirst()), rounds: rounds) { op, round in
       self.graph.perform(op, round: round)  // a cancellation or a restart does nothing there
     }
     await onTheMainActor
-    return await settleAndCheck()
+    let failures = await settleAndCheck(hooks)
+    return failures + hooks.failuresOnceUnobserved(operations: threads.flatMap { $0 }) + hooks.failuresOfOrder
   }
 
   @MainActor private func registerAll() {
@@ -90,13 +97,16 @@ final class RenderLoopGraphWorld: @unchecked Sendable {
   /// Runs cycles until no component is dirty (each may find values that another
   /// thread's late change made stale, but nothing writes any more), then compares each
   /// registered component's latest run with the values at the end.
-  @MainActor private func settleAndCheck() -> [String] {
+  @MainActor private func settleAndCheck(_ hooks: GraphHooks) -> [String] {
     while loop.dirtyCount > 0 { _ = loop.runCycle() }
     var failures = graph.computationFailures()
     let runs = lock.withLock { lastRuns }
+    var reads: [[GraphInput]] = []
     for index in graph.script.effects.indices where components[index] != nil {
       failures += graph.staleReads(runs[index]).map { "e\(index)'s latest run read \($0)" }
+      reads.append(runs[index].map(\.0))
     }
+    failures += hooks.failuresWhileObserved(reads: reads)
     for case let id? in components { loop.unregister(id) }
     return failures
   }
