@@ -77,16 +77,22 @@ extension LifetimeSuites {
       hooks.cancel()
     }
 
+    /// A ticker whose price only a chain of two derived values reads (`label` reads
+    /// `doubled`, which reads the price), and an observation of `label`.
+    private static func observedChain() -> (FakeFeed, Ticker, Derived<String>, TrackingToken) {
+      let feed = FakeFeed()
+      let ticker = Ticker(feed: feed)
+      let doubled = Derived { ticker.price * 2 }
+      let label = Derived { "\(doubled.value)" }
+      return (feed, ticker, label, observe { _ = label.value })
+    }
+
     /// A derived value read only by another derived value: when the reader retires,
     /// at the first change after its observation ends, the value it read was left stale
     /// by that change, and a change does not pass through a stale value. It must retire
     /// then too, or it observes its input for good (the feed never stopped).
     @Test func aChainOfDerivedValuesStopsObservingAtTheFirstChangeAfterItsObservationEnds() {
-      let feed = FakeFeed()
-      let ticker = Ticker(feed: feed)
-      let doubled = Derived { ticker.price * 2 }
-      let label = Derived { "\(doubled.value)" }
-      let token = observe { _ = label.value }
+      let (feed, ticker, label, token) = Self.observedChain()
       #expect(feed.liveSubscriptions == 1)
       token.cancel()
       #expect(feed.liveSubscriptions == 1)  // retires at the next change
@@ -104,11 +110,7 @@ extension LifetimeSuites {
     /// transaction): the values it leaves unobserved retire at once, as no later change
     /// would reach them.
     @Test func derivedValuesLeftStaleAndUnobservedStopObservingAtOnce() {
-      let feed = FakeFeed()
-      let ticker = Ticker(feed: feed)
-      let doubled = Derived { ticker.price * 2 }
-      let label = Derived { "\(doubled.value)" }
-      let token = observe { _ = label.value }
+      let (feed, ticker, label, token) = Self.observedChain()
       withTransaction {
         ticker.price = 1
         token.cancel()
