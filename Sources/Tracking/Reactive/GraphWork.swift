@@ -1,5 +1,9 @@
 import CTrackingSupport
 
+/// Computations that nobody subscribes to any more, retained, and whether they
+/// announce their changes (see ``GraphWork/unobserved(_:)``).
+typealias UnobservedComputations = SmallList<(computation: Unmanaged<AnyObject>, announces: Bool)>
+
 /// What a walk under the graph lock found to do once the lock is left: the calls out
 /// (nodes to tell, computations to retire or to queue for their one-shot observers,
 /// hooks, the inputs to bring up to date at the end of a run that ignored its own
@@ -10,10 +14,6 @@ import CTrackingSupport
 /// A trivial value: most walks find nothing to do (a read, a run that keeps its
 /// links), and then it costs nothing to make or to drop. The lists are allocated at
 /// the first entry.
-/// Computations that nobody subscribes to any more, retained, and whether they
-/// announce their changes (see ``GraphWork/unobserved(_:)``).
-typealias UnobservedComputations = SmallList<(computation: Unmanaged<AnyObject>, announces: Bool)>
-
 struct GraphWork {
   /// A node to tell of a change: of `computation`, or, when it is `nil`, of the
   /// property whose write made this work (see ``Graph/propagateWrite(from:thread:work:)``);
