@@ -166,10 +166,18 @@ public final class Derived<Value>: Trackable {
   /// without an observer then cost a recomputation and new links to the inputs after
   /// each change. Kept alive, it stays subscribed, so such reads find the value cached
   /// until an input changes (it still recomputes only when read). Set it for a value
-  /// read often outside any observation; it keeps its links to its inputs.
+  /// read often outside any observation; it keeps its links to its inputs. Turned off
+  /// while nobody observes the value and an input has changed since it was computed,
+  /// the value stops observing its inputs at once.
   public var keepsAlive: Bool {
     get { node.state.withLock { $0.keepsAlive } }
-    set { node.state.withLock { $0.keepsAlive = newValue } }
+    set {
+      let turnedOff = node.state.withLock { state -> Bool in
+        defer { state.keepsAlive = newValue }
+        return state.keepsAlive && !newValue
+      }
+      if turnedOff { node.retireIfStaleAndUnobserved() }
+    }
   }
 
   /// Whether the value was stopped by the ``TrackingScope`` it was made in (see

@@ -64,6 +64,17 @@ extension Computation {
     waiting.deallocate()
   }
 
+  /// Retires the value if it is stale and nobody subscribes to it: called when it
+  /// stops being kept alive (``Derived/keepsAlive``). Kept alive, it stayed linked
+  /// through the change that made it stale, and a propagation stops at a stale value,
+  /// so no later change would find it unobserved.
+  final func retireIfStaleAndUnobserved() {
+    let (unobserved, announces) = Graph.withLock {
+      (graph.pointee.subs == nil && graph.pointee.isStale && !graph.pointee.cancelled, graph.pointee.announces)
+    }
+    if unobserved { retireUnobserved(announces: announces) }
+  }
+
   private func retireOrPull(announces: Bool, leavingUnobservedTo waiting: inout UnobservedComputations) {
     let storage = registrar.storage
     if announces && (storage.hasOneShotObservers(of: 0) || AccessList.currentScopesRead(storage)) {

@@ -154,5 +154,24 @@ extension LifetimeSuites {
       #expect(plain.inputRelinkCount > kept.inputRelinkCount)
       #expect(kept.inputRelinkCount == 1)
     }
+
+    /// Kept alive through a change, a value nobody observes stays stale and linked; a
+    /// change does not pass through a stale value, so when keep-alive is turned off no
+    /// later change would find it unobserved. It stops observing at once instead.
+    @Test func turningKeepAliveOffStopsAStaleUnobservedValueObservingAtOnce() {
+      let feed = FakeFeed()
+      let ticker = Ticker(feed: feed)
+      let doubled = Derived { ticker.price * 2 }
+      doubled.keepsAlive = true
+      #expect(doubled.value == 0)
+      #expect(feed.liveSubscriptions == 1)
+      ticker.price = 1
+      #expect(feed.liveSubscriptions == 1)  // kept alive
+      doubled.keepsAlive = false
+      #expect(feed.liveSubscriptions == 0)
+      ticker.price = 2
+      #expect(feed.liveSubscriptions == 0)
+      #expect(doubled.value == 4)
+    }
   }
 }
