@@ -36,7 +36,11 @@ extension Trackable {
   ///   the token while the property is observed calls `unobserved`, so what `observed`
   ///   started is always stopped. If an observation is cancelled on one thread while
   ///   a write re-runs it on another, that run may read the property again: `observed`
-  ///   is then called once more, and `unobserved` when the run ends.
+  ///   is then called once more, and `unobserved` when the run ends. Transitions made
+  ///   on two threads at once are counted as each thread reports them, after leaving
+  ///   the library's locks: a brief `unobserved` then `observed` (or the reverse) may
+  ///   then be merged away, but the last call always matches the property's state
+  ///   once the threads are done.
   /// - The hooks run synchronously, outside every lock of the library, and are
   ///   nonisolated: hop to an actor yourself if the work needs one. They may read and
   ///   write tracked properties (a write does not count as observing).

@@ -269,7 +269,7 @@ struct GraphLinksTests {
   /// holds the object's lock; a reader coming and going takes the value's own registrar
   /// lock (its hooks) while it holds the graph lock. Both at once, on two threads, for
   /// a bounded number of rounds: neither waits for the other (a deadlock would hang
-  /// here), every hook's transition is told in order, and the last write is seen.
+  /// here), the hooks' calls alternate, and the last write is seen.
   @Test func aWriteMarkingInTheGraphRacingAHookedValuesReadersCompletes() {
     let x = LockedCell()
     let doubled = Derived { x.value * 2 }
@@ -287,16 +287,23 @@ struct GraphLinksTests {
       }
     }
     // One reader at a time: observed and unobserved alternate, and end unobserved.
-    // Each of the 2 000 readers causes at least one pair of calls. A cancellation that
-    // meets a run of the same observation on the writing thread (the write re-ran it)
-    // drops the links at once, and the run links the value again before it sees the
-    // cancellation and drops them: one more pair, still in order.
+    // Not one pair per reader, though. A cancellation that meets a run of the same
+    // observation on the writing thread (the write re-ran it) drops the links at once,
+    // and the run links the value again before it sees the cancellation and drops
+    // them: each thread is told its own transitions once it has left the locks, and
+    // the hooks count them as they arrive. If the writing thread is preempted before
+    // it tells its last "unobserved", the next readers' transitions arrive while the
+    // count is one and call nothing: their pairs merge into one (the CI machine, under
+    // the whole suite's load, once saw fewer than one pair per reader).
     let told = transitions.values
-    #expect(told.count >= 4_000 && told.count % 2 == 0)
+    #expect(told.count >= 2 && told.count % 2 == 0)
     #expect(told.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) })
+    // Once the race is over, every transition is told: one reader is one pair.
     let last = observe { seen.append(doubled.value) }
+    #expect(transitions.values == told + [true])
     #expect(seen.values.last == x.value * 2)
     last.cancel()
+    #expect(transitions.values == told + [true, false])
     hooks.cancel()
   }
 
