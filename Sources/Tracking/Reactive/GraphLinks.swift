@@ -300,7 +300,7 @@ extension Graph {
     // change: a propagation stops at a stale node (see `Graph.propagate`), so no
     // change would ever reach it to find it unobserved, and it would observe its
     // inputs for good.
-    if dep.pointee.isComputation && dep.pointee.isStale && !dep.pointee.cancelled { work.unobserved(dep) }
+    if dep.pointee.isStaleAndUnobserved { work.unobserved(dep) }
   }
 
   /// A dropped link's reference to `node`, to release once the lock is left; or `nil`

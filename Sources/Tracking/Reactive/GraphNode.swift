@@ -201,6 +201,13 @@ struct GraphNode {
   /// Whether a change arrived since the latest recomputation.
   var isStale: Bool { @inline(__always) get { !updateReasons.isDisjoint(with: [.dirty, .pending]) } }
 
+  /// Whether this stale computation is left without subscribers (and not cancelled): no
+  /// change would reach it to find it unobserved, since a propagation stops at a stale
+  /// node, so it must retire now (see ``Computation/retireUnobserved(announces:)``).
+  var isStaleAndUnobserved: Bool {
+    @inline(__always) get { isComputation && subs == nil && isStale && !cancelled }
+  }
+
   /// Whether the value must be brought up to date before it is read (a stopped one
   /// computes at every read).
   var needsUpdate: Bool { @inline(__always) get { !updateReasons.isEmpty } }

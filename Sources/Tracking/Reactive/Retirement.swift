@@ -70,7 +70,7 @@ extension Computation {
   /// so no later change would find it unobserved.
   final func retireIfStaleAndUnobserved() {
     let (unobserved, announces) = Graph.withLock {
-      (graph.pointee.subs == nil && graph.pointee.isStale && !graph.pointee.cancelled, graph.pointee.announces)
+      (graph.pointee.isStaleAndUnobserved, graph.pointee.announces)
     }
     if unobserved { retireUnobserved(announces: announces) }
   }
