@@ -11,6 +11,7 @@
     let process = Process()
     let output = OutputLines()
     private let pipe = Pipe()
+    private let reader: PipeReader
 
     /// Starts the test binary running only the test `entry`, with `variable` set to
     /// `value`; its standard error joins ``output`` if `capturingStandardError`.
@@ -21,25 +22,23 @@
       var environment = ProcessInfo.processInfo.environment
       environment[variable] = value
       process.environment = environment
-      let output = output
-      pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
       process.standardOutput = pipe
       process.standardError = capturingStandardError ? pipe : FileHandle.nullDevice
       try process.run()
+      reader = PipeReader(pipe.fileHandleForReading, into: output)
     }
 
     var isRunning: Bool { process.isRunning }
 
-    /// Waits, without blocking a thread of the shared pool, until the child exits.
+    /// Waits, without blocking a thread of the shared pool, until the child exits and
+    /// everything it wrote is in ``output``.
     func waitForExit(within seconds: Double) async throws -> Bool {
       let deadline = Date().addingTimeInterval(seconds)
       while process.isRunning {
         guard Date() < deadline else { return false }
         try await Task.sleep(for: .milliseconds(5))
       }
-      pipe.fileHandleForReading.readabilityHandler = nil
-      output.append(pipe.fileHandleForReading.readDataToEndOfFile())
-      return true
+      return try await reader.waitForEnd(within: max(deadline.timeIntervalSinceNow, 1))
     }
 
     /// Ends the child now (also when an expectation throws).

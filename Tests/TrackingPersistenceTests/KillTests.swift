@@ -57,11 +57,11 @@
         environment[killChildVariable] = "\(backend.rawValue)|\(directory.url.path)"
         child.environment = environment
         let output = Pipe()
-        let reports = Reports()
-        output.fileHandleForReading.readabilityHandler = { reports.append($0.availableData) }
+        let reports = OutputLines()
         child.standardOutput = output
         child.standardError = FileHandle.nullDevice
         try child.run()
+        let reader = PipeReader(output.fileHandleForReading, into: reports)
         defer { kill(child.processIdentifier, SIGKILL) }  // also when an expectation throws
 
         // Let it save a random number of states past the last one seen, then kill it.
@@ -78,10 +78,9 @@
         while child.isRunning {  // without blocking a thread of the shared pool
           try await Task.sleep(for: .milliseconds(1))
         }
-        output.fileHandleForReading.readabilityHandler = nil
-        reports.append(output.fileHandleForReading.readDataToEndOfFile())
+        #expect(try await reader.waitForEnd(within: 20), "the child's output did not end")
         #expect(child.terminationReason == .uncaughtSignal)
-        highestReported = max(highestReported, reports.highest)
+        highestReported = max(highestReported, reports.values("counter").compactMap { Int($0) }.max() ?? 0)
 
         let state = try #require(try stored(storage), "nothing decodable is stored")
         #expect(state.value >= lastSeen, "an older state replaced a newer one")
@@ -116,18 +115,4 @@
     _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
   }
 
-  /// The values a child reported, parsed from its output.
-  final class Reports: @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer = Data()
-
-    func append(_ data: Data) { lock.withLock { buffer.append(data) } }
-
-    var highest: Int {
-      let text = lock.withLock { String(decoding: buffer, as: UTF8.self) }
-      return text.split(separator: "\n").compactMap { line in
-        line.hasPrefix("counter ") ? Int(line.dropFirst("counter ".count)) : nil
-      }.max() ?? 0
-    }
-  }
 #endif
