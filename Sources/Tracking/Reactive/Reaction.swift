@@ -259,7 +259,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       if !startsHere { state.nextRunIsScheduled = true }
       let wasWaiting = state.isStale
       if certain { state.dirty = true } else { state.pending = true }
-      if atBatchEnd { state.markChanged(inBatchOf: thread) }
+      // The change is this thread's batch's, whatever its kind: if the reaction waits
+      // in that batch, its drain must run it. (A will-set may come without a did-set:
+      // the thread found its hearers before another thread's run dropped the link.)
+      state.markChanged(inBatchOf: thread)
       // A run under way or scheduled will see this change; so will the end of this
       // thread's batch if the reaction waits in it. Waiting in another thread's batch
       // is not enough: that batch may stay open (a transaction) long after this change.
