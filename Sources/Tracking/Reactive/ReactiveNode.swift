@@ -229,6 +229,13 @@ struct NodeState {
   /// `changedInSeveralBatches`. When a batch drains, a reaction runs for the changes of
   /// that batch, not for those of another thread's batch that is still open (a
   /// transaction): that batch runs it when it ends.
+  ///
+  /// **Invariant** (a reaction): while it is stale, a run of it is under way or
+  /// scheduled, or it waits in the queue of a batch that made one of its changes. Every
+  /// change a thread tells it of is marked as that thread's batch's, will-sets too, so a
+  /// drain never passes over a change of its own batch; a change that finds it stale
+  /// with none of these to count on would be lost, and so would every later one (each
+  /// takes it for a run already on its way).
   var changedInBatchOf: UInt = 0
   var changedInSeveralBatches = false
 
