@@ -21,10 +21,10 @@ struct BatchesAcrossThreadsTests {
   /// alone must run it when the transaction ends. The interleaving is fixed by two
   /// observations that hear will-sets and wait at chosen points:
   ///
-  /// 1. In a transaction, the main thread writes `condition = 2`: the observation runs
+  /// 1. In a transaction, the test's thread writes `condition = 2`: the observation runs
   ///    for the will-set (reading `condition` 1, then `guarded`), and waits in the
   ///    transaction for the did-set.
-  /// 2. The main thread writes `guarded`. Its first hearer, `pauseGuarded`, waits while
+  /// 2. The test's thread writes `guarded`. Its first hearer, `pauseGuarded`, waits while
   ///    another thread writes `condition = 4`: that will-set runs the observation
   ///    there, which reads `condition` 2 and drops `guarded`; `pauseCondition`, the
   ///    next hearer, holds that thread before it stores 4.
