@@ -70,10 +70,17 @@ package final class TrackingObserver: ManagedBuffer<TrackingObserver.Callbacks, 
       }
     }
 
+    /// Runs the callback outside every tracking scope. A callback fires inside the
+    /// write that caused it, and that write may be made by a closure whose reads are
+    /// being collected (an `apply`, a continuous observation's run): what the callback
+    /// reads is not that closure's, and recorded there it would make the closure re-run
+    /// for changes it never read. (Apple's code leaves the thread's scope in place.)
     func run(_ kind: TrackingEvent.Kind, _ change: ChangeDescription, canceller: TrackingObserver) {
-      switch self {
-      case .plain(let body): body()
-      case .event(let body): body(TrackingEvent(kind: kind, source: change.source, canceller: canceller))
+      AccessList.withoutTracking {
+        switch self {
+        case .plain(let body): body()
+        case .event(let body): body(TrackingEvent(kind: kind, source: change.source, canceller: canceller))
+        }
       }
     }
   }

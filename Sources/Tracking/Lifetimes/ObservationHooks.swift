@@ -43,7 +43,9 @@ extension Trackable {
   ///   once the threads are done.
   /// - The hooks run synchronously, outside every lock of the library, and are
   ///   nonisolated: hop to an actor yourself if the work needs one. They may read and
-  ///   write tracked properties (a write does not count as observing).
+  ///   write tracked properties (a write does not count as observing). They run outside
+  ///   every tracking scope: what they read is not recorded by the run that observed
+  ///   the property.
   /// - A key path through a computed property hooks every tracked property its getter
   ///   reads: observed when the first of them is.
   ///
@@ -168,7 +170,9 @@ final class ObservationHook: @unchecked Sendable {
         return state.queue.removeFirst()
       }
       guard let next else { return }
-      if next { observed() } else { unobserved() }
+      // Outside every tracking scope: the first observer's run is usually under way,
+      // and what a hook reads is not that run's.
+      AccessList.withoutTracking { if next { observed() } else { unobserved() } }
     }
   }
 }

@@ -26,4 +26,60 @@ struct ScopeIsolationTests {
     #expect(log.events.isEmpty)
     token.cancel()
   }
+
+  /// A one-shot tracking's `onChange`, fired by a write that a continuous observation's
+  /// run makes, reads something the run never reads: the observation must not re-run
+  /// when that changes. (Found by the random derived graphs: the effect ran again on a
+  /// write that could not reach it.)
+  @Test func aOneShotCallbackFiredInsideAnObservationsRunDoesNotLeakItsReads() {
+    let written = Counter()
+    let readByCallback = Counter()
+    let callbackRuns = Locked(0)
+    withTracking(options: .didSet, { _ = written.count }) { _ in
+      callbackRuns.withLock { $0 += 1 }
+      _ = readByCallback.count
+    }
+    let runs = Locked(0)
+    let token = observe {
+      runs.withLock { $0 += 1 }
+      if runs.withLock({ $0 }) == 1 { written.count = 1 }  // fires the callback, in this run
+    }
+    #expect(callbackRuns.withLock { $0 } == 1)
+    readByCallback.count = 1
+    #expect(runs.withLock { $0 } == 1)
+    token.cancel()
+  }
+
+  /// The same for a will-set callback fired by a write inside another tracking's
+  /// `apply`: what the callback reads is not that scope's.
+  @Test func aOneShotCallbackFiredInsideAnApplyDoesNotLeakItsReads() {
+    let written = Counter()
+    let readByCallback = Counter()
+    withTracking { _ = written.count } onChange: { _ = readByCallback.count }
+    let log = EventLog()
+    withTracking {
+      written.count = 1  // fires the first tracking's callback here, inside this scope
+    } onChange: {
+      log("the outer scope fired")
+    }
+    readByCallback.count = 1
+    #expect(log.events.isEmpty)
+  }
+
+  /// An `observed` hook runs inside the first observer's run: what it reads is not
+  /// that run's.
+  @Test func anObservedHookDoesNotLeakItsReadsIntoTheRunThatObserved() {
+    let hooked = Counter()
+    let readByHook = Counter()
+    let hooks = hooked.onObservation(of: \.count) { _ = readByHook.count } unobserved: {}
+    let runs = Locked(0)
+    let token = observe {
+      runs.withLock { $0 += 1 }
+      _ = hooked.count
+    }
+    readByHook.count = 1
+    #expect(runs.withLock { $0 } == 1)
+    token.cancel()
+    hooks.cancel()
+  }
 }
