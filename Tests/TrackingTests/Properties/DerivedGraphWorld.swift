@@ -13,8 +13,9 @@ import Tracking
 ///   cached one): no read ever sees a mix of old and new inputs.
 /// - **Computations.** Between two writes, a computation's closure runs at most once;
 ///   it runs again only if a signal it can reach changed since its previous run; and
-///   while an effect observes it, only if something its previous run read moved on
-///   (the equality cut-off, at every level).
+///   while it is linked to its inputs (observed, or not reached by a write since it
+///   ran), only if something its previous run read moved on (the equality cut-off, at
+///   every level).
 /// - **Effects.** An effect never runs inside a transaction. Where no effect writes,
 ///   after each top-level operation it has run at most once, and exactly when an input its
 ///   previous run read has moved on: a signal written with a different value, or a
@@ -60,11 +61,14 @@ final class DerivedGraphWorld: @unchecked Sendable {
   private var computationReads: [[(input: GraphInput, version: Int)]]
   /// The computations whose closure ran since the last write.
   private var ranSinceWrite: Set<Int> = []
-  /// The computations that a live effect read, directly or through others, when the
-  /// operation under way started, and were still read so at each of its writes (an
-  /// effect's run that reads something else may leave one unobserved; the next write
-  /// that reaches it then retires it).
-  private var observedInOp: Set<Int> = []
+  /// Whether each computation is linked to what its latest run read, so that it can
+  /// tell whether one of them moved on. It is from its run on, until it retires: when a
+  /// write reaches it while no effect observes it (the computations a run reads are
+  /// observed once the run is over: its own write retires those it reads first), or
+  /// when it is left stale with no observer (an effect's run read something else, or
+  /// it was cancelled, or a computation that read it read something else). Retired,
+  /// its next read computes it again.
+  private var linked: [Bool]
   /// What each live effect's latest run read, with the version it saw.
   private var effectReads: [[(input: GraphInput, version: Int)]?]
   private var effectRunsInOp: [Int]
@@ -105,6 +109,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
     effectRuns = Array(repeating: 0, count: script.effects.count)
     runsSinceStart = effectRuns
     toldSinceRun = Array(repeating: false, count: script.effects.count)
+    linked = Array(repeating: false, count: script.computations.count)
   }
 
   /// Builds the graph, starts the effects (each runs once), and runs the operations.
@@ -128,7 +133,6 @@ final class DerivedGraphWorld: @unchecked Sendable {
     effectRunsInOp = Array(repeating: 0, count: script.effects.count)
     effectWritesInOp = 0
     firedInOp = []
-    observedInOp = observedComputations()
     switch op {
     case .write(let signal, let value):
       write(signal, value)
@@ -151,6 +155,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
       tokens[effect]?.cancel()
       tokens[effect] = nil
       effectReads[effect] = nil
+      retireStaleAndUnobserved()
     case .restart(let effect):
       guard effect < tokens.count, tokens[effect] == nil else { break }
       start(effect)
@@ -175,7 +180,10 @@ final class DerivedGraphWorld: @unchecked Sendable {
     ranSinceWrite.removeAll()
     // An equal value is not a change (the property's `==`): nothing moves.
     if value != signalValues[signal] {
-      if script.effectsWrite { observedInOp.formIntersection(observedComputations()) }
+      let observed = observedComputations()
+      for index in script.computations.indices where linked[index] && !observed.contains(index) {
+        if computationReaches(index, signal) { linked[index] = false }
+      }
       signalVersions[signal] += 1
       if writer != nil { effectWritesInOp += 1 }
       // The write tells the effects whose latest run reached the signal, but not those
@@ -203,11 +211,10 @@ final class DerivedGraphWorld: @unchecked Sendable {
     if cached[index] != nil {
       let moved = script.reachableSignals(of: index).contains { signalVersions[$0] != signalVersionsAtRun[index][$0] }
       if !moved { failures.append("c\(index) ran again though no signal it can reach changed") }
-      // Observed, it is linked to its inputs: it runs only if one of them moved on (the
-      // pull brought the computations among them up to date first). Unobserved, it
-      // retires at its inputs' next change and runs again at its next read.
+      // Linked to its inputs, it runs only if one of them moved on (the pull brought the
+      // computations among them up to date first). Retired, it runs at its next read.
       let readMoved = computationReads[index].contains { version(of: $0.input) != $0.version }
-      if observedInOp.contains(index), !readMoved {
+      if linked[index], !readMoved {
         failures.append("c\(index) ran again though nothing it read moved on")
       }
     }
@@ -219,6 +226,9 @@ final class DerivedGraphWorld: @unchecked Sendable {
       return value
     }
     computationReads[index] = reads
+    linked[index] = true
+    // A computation this run stopped reading may be left with no observer.
+    retireStaleAndUnobserved()
     if cached[index].map({ script.computations[index].differs($0, value) }) ?? true {
       computationVersions[index] += 1
       cached[index] = value
@@ -281,6 +291,7 @@ final class DerivedGraphWorld: @unchecked Sendable {
     running.removeLast()
     effectReads[index] = reads
     toldSinceRun[index] = false
+    retireStaleAndUnobserved()
   }
 
   /// Reads `input` through the runtime, and checks the value against the account.
@@ -320,6 +331,33 @@ final class DerivedGraphWorld: @unchecked Sendable {
       }
     }
     return false
+  }
+
+  /// Whether a write of `signal` reaches computation `index`: its latest run read the
+  /// signal, or a computation whose latest run did, and so on.
+  private func computationReaches(_ index: Int, _ signal: Int) -> Bool {
+    var seen: Set<Int> = [index]
+    var inputs = computationReads[index].map(\.input)
+    while let input = inputs.popLast() {
+      switch input {
+      case .signal(let read): if read == signal { return true }
+      case .computation(let read): if seen.insert(read).inserted { inputs += computationReads[read].map(\.input) }
+      }
+    }
+    return false
+  }
+
+  /// Retires the linked computations that no effect observes and that a write reached
+  /// since they last ran (by the signals they reach through what they read: a pull that
+  /// found nothing changed leaves them counted as stale, which only skips a check).
+  private func retireStaleAndUnobserved() {
+    let observed = observedComputations()
+    for index in script.computations.indices where linked[index] && !observed.contains(index) {
+      let stale = (0..<script.signalCount).contains { signal in
+        signalVersions[signal] != signalVersionsAtRun[index][signal] && computationReaches(index, signal)
+      }
+      if stale { linked[index] = false }
+    }
   }
 
   private func observedComputations() -> Set<Int> {
