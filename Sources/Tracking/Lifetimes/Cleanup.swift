@@ -17,6 +17,8 @@
 /// - `work` is isolated to the caller's actor. It runs synchronously when the owner ends
 ///   on that actor (a re-run always does); a cancellation made elsewhere schedules it
 ///   there.
+/// - `work` runs outside every tracking scope: what it reads is not recorded by the
+///   closure, if any, under way where the owner ends.
 /// - Called where no run or scope is current, there is nothing to attach the work to:
 ///   it runs at once (so nothing is left set up), and the first such call prints a
 ///   warning to standard error.
@@ -24,7 +26,11 @@
 /// - Parameter work: What to do when the run or scope ends.
 public func onCleanup(@_inheritActorContext _ work: @escaping @isolated(any) @Sendable () -> Void) {
   let isolation = work.isolation
-  let run = nonisolatedView(of: work)
+  let work = nonisolatedView(of: work)
+  // Outside every tracking scope: the owner may end inside another closure whose reads
+  // are being collected (a re-run caused by a write in it, a cancellation made in it),
+  // and what the cleanup reads is not that closure's.
+  let run: @Sendable () -> Void = { AccessList.withoutTracking(work) }
   guard let owner = LifetimeOwner.current else {
     warnOnceOfUnownedCleanup()
     Isolation.perform(on: isolation, run)

@@ -82,4 +82,26 @@ struct ScopeIsolationTests {
     token.cancel()
     hooks.cancel()
   }
+
+  /// A cleanup runs where its owner ends, which may be inside another tracking's
+  /// `apply`: what the cleanup reads is not that scope's, whether the owner ends by a
+  /// cancellation made there or by a re-run that a write made there causes.
+  @Test(arguments: [false, true])
+  func aCleanupDoesNotLeakItsReadsIntoTheScopeWhereItsOwnerEnds(endsByRerun: Bool) {
+    let trigger = Counter()
+    let readByCleanup = Counter()
+    let token = observe {
+      _ = trigger.count
+      onCleanup { _ = readByCleanup.count }
+    }
+    let log = EventLog()
+    withTracking {
+      if endsByRerun { trigger.count = 1 } else { token.cancel() }
+    } onChange: {
+      log("the unrelated scope fired")
+    }
+    readByCleanup.count = 1
+    #expect(log.events.isEmpty)
+    token.cancel()
+  }
 }
