@@ -136,7 +136,10 @@ where Downstream.Input == Output, Downstream.Failure == Never {
         return (downstream, value)
       }
       guard let (downstream, value) = next else { return }
-      let more = downstream.receive(value)
+      // Outside every tracking scope: the change that is delivered may have been made
+      // inside another closure whose reads are being collected, and what the
+      // subscriber reads is not that closure's.
+      let more = withoutTracking { downstream.receive(value) }
       state.withLock { $0.demand += more }
     }
   }

@@ -51,6 +51,18 @@ struct TrackingPublisherTests {
     cancellable.cancel()
   }
 
+  /// A value delivered by a write made inside a tracking's `apply`: what the
+  /// subscriber reads is not recorded there.
+  @Test func aSubscriberDoesNotLeakItsReadsIntoTheScopeOfTheWrite() {
+    let scene = Scene()
+    let cancellable = scene.publisher(for: \.count).sink { _ in _ = scene.title }
+    let fired = Received<String>()
+    withTracking { scene.count = 1 } onChange: { fired.append("the writer's scope fired") }
+    scene.title = "read by the subscriber only"
+    #expect(fired.values.isEmpty)
+    cancellable.cancel()
+  }
+
   @Test func willSetEmitsTheValueAboutToBeReplaced() {
     let scene = Scene()
     let seen = Received<String>()
