@@ -322,26 +322,23 @@ final class DerivedGraphWorld: @unchecked Sendable {
   private func reaches(_ effect: Int, _ signal: Int) -> Bool {
     if tokens[effect] == nil { return false }
     guard let reads = effectReads[effect] else { return false }
+    return write(of: signal, reachesThrough: reads.map(\.input))
+  }
+
+  /// Whether a write of `signal` reaches computation `index` (as for an effect).
+  private func computationReaches(_ index: Int, _ signal: Int) -> Bool {
+    write(of: signal, reachesThrough: computationReads[index].map(\.input))
+  }
+
+  /// Whether `signal` is among `inputs`, or among what the latest runs of the
+  /// computations among them read, and so on.
+  private func write(of signal: Int, reachesThrough inputs: [GraphInput]) -> Bool {
     var seen: Set<Int> = []
-    var inputs = reads.map(\.input)
+    var inputs = inputs
     while let input = inputs.popLast() {
       switch input {
       case .signal(let index): if index == signal { return true }
       case .computation(let index): if seen.insert(index).inserted { inputs += computationReads[index].map(\.input) }
-      }
-    }
-    return false
-  }
-
-  /// Whether a write of `signal` reaches computation `index`: its latest run read the
-  /// signal, or a computation whose latest run did, and so on.
-  private func computationReaches(_ index: Int, _ signal: Int) -> Bool {
-    var seen: Set<Int> = [index]
-    var inputs = computationReads[index].map(\.input)
-    while let input = inputs.popLast() {
-      switch input {
-      case .signal(let read): if read == signal { return true }
-      case .computation(let read): if seen.insert(read).inserted { inputs += computationReads[read].map(\.input) }
       }
     }
     return false
