@@ -2,6 +2,11 @@ import Foundation
 import PropertyBased
 
 /// A graph, and the operations of each thread (their own `ops` are not used).
+///
+/// The suites that run these scripts turn shrinking off (`.shrinking(false)`): threads
+/// interleave differently each time, so a failing script may pass when it is run again
+/// or shrunk, and the property check would then report the script without the failure
+/// itself. Unshrunk, the failing run records its own message, with its script.
 public struct ThreadedDerivedGraphScript: Sendable, CustomStringConvertible {
   public let graph: DerivedGraphScript
   public let threads: [[GraphOp]]

@@ -30,7 +30,7 @@ import TrackingCombine
 /// publisher's closure only reads). ThreadSanitizer runs it too.
 @Suite("Properties: random derived graphs published to Combine across threads", .timeLimit(.minutes(2)))
 struct TrackingPublisherGraphPropertyTests {
-  @Test func everySubscriberEndsWithTheLatestValue() async {
+  @Test(.shrinking(false)) func everySubscriberEndsWithTheLatestValue() async {
     let scripts = DerivedGraphGenerator.threadedScripts()
     await propertyCheck(count: ThreadedDerivedGraphScript.scriptCount, input: scripts) { script in
       let world = PublisherGraphWorld(script.graph)

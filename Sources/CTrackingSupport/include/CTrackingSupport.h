@@ -364,6 +364,25 @@ static inline bool tracking_graph_keep_spare_link(void *_Nonnull link) {
   return true;
 }
 
+/// The runs under way (or just ended) that may have ignored, as their own, a change of
+/// a computation they read, until their inputs are brought up to date (Propagation.swift,
+/// "Passing through stale values"): while there are any, a change passes on through
+/// stale computations. And the number of the latest walk that did, which marks each
+/// computation it passed (never 0). Read and written only with the graph lock held.
+extern uint32_t tracking_graph_unsettled_runs_storage;
+extern uint32_t tracking_graph_walk_serial_storage;
+
+static inline uint32_t tracking_graph_unsettled_runs(void) { return tracking_graph_unsettled_runs_storage; }
+static inline void tracking_graph_add_unsettled_run(void) { tracking_graph_unsettled_runs_storage += 1; }
+static inline void tracking_graph_remove_unsettled_run(void) { tracking_graph_unsettled_runs_storage -= 1; }
+
+/// A new walk number: never 0, the number of a node no walk has passed.
+static inline uint32_t tracking_graph_next_walk(void) {
+  tracking_graph_walk_serial_storage += 1;
+  if (tracking_graph_walk_serial_storage == 0) tracking_graph_walk_serial_storage = 1;
+  return tracking_graph_walk_serial_storage;
+}
+
 /// What a registrar keeps outside Swift's exclusivity checking (RegistrarStorage.swift
 /// documents each word and its memory order):
 /// - `readMask`: the properties ever read inside a tracking scope (only grows); a write

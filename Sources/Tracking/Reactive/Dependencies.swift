@@ -125,7 +125,9 @@ extension ReactiveNode {
   ///
   /// Without it, a computation that the run's own write made stale would stay stale,
   /// and a stale computation passes nothing on: every later change of its inputs
-  /// would be lost for this node.
+  /// would be lost for this node. Until it is done, changes pass on through stale
+  /// computations (see ``Graph/noteIgnoredOwnMark(_:)``), so that another thread's
+  /// change made between the run's read and this point is not lost either.
   @inline(never)
   final func settleInputs() {
     _ = pullInputs(untilChanged: false)

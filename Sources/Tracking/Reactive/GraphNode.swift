@@ -69,6 +69,10 @@ struct GraphNode {
   /// How many runs linked to other inputs than the previous run's (the first run
   /// included); the others kept their links as they were (diagnostics; wraps).
   var relinks: UInt32 = 0
+  /// The number of the latest walk that passed a change on through this computation
+  /// while it was stale (see ``Graph``'s propagation, "Passing through stale values"),
+  /// so that such a walk passes each computation once.
+  var walkStamp: UInt32 = 0
 
   // Flags. As a subscriber (a computation's or a reaction's), fixed when the node is
   // made:
@@ -158,9 +162,11 @@ struct GraphNode {
     @inline(__always) set { if newValue { runNotes.insert(.relinked) } else { runNotes.remove(.relinked) } }
   }
   /// The run under way ignored, as its own (the own-writes rule), a change that made
-  /// a computation it read stale. That computation passes no later change on while it
-  /// stays stale, and this node would never hear of one: the run's end brings it up
-  /// to date (``ReactiveNode/settleInputs()``).
+  /// a computation it read stale, or may have (a reaction told while it runs). That
+  /// computation passes no later change on while it stays stale, and this node would
+  /// never hear of one: until the run's end brings it up to date
+  /// (``ReactiveNode/settleInputs()``), changes pass on through stale computations
+  /// (``Graph/noteIgnoredOwnMark(_:)``). Set only through that function.
   var ignoredOwnMark: Bool {
     @inline(__always) get { runNotes.contains(.ignoredOwnMark) }
     @inline(__always) set {

@@ -220,6 +220,7 @@ struct GraphWork {
     }
     work.pointee.inputsToSettle.forEach { node in
       node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ReactiveNode.self).settleInputs() }
+      Graph.settledInputs()
       node.release()
     }
   }

@@ -1,3 +1,5 @@
+import CTrackingSupport
+
 /// The push half of push-then-pull (see ``ReactiveNode``): a change marks what depends
 /// on it, once per node, under the graph lock. Computations are marked in place; what
 /// must be called (a reaction to tell, a value that nobody observes any more) goes into
@@ -52,7 +54,11 @@ extension Graph {
     if dirty { node.pointee.appleInFlight = node.pointee.appleInFlight && work.deferred }
     let wasStale = node.pointee.isStale
     if dirty { node.pointee.dirty = true } else { node.pointee.pending = true }
-    if !wasStale { propagate(from: node, thread: thread, work: &work) }
+    if !wasStale {
+      propagate(from: node, thread: thread, work: &work)
+    } else if _slowPath(tracking_graph_unsettled_runs() != 0) {
+      propagateThroughStale(from: node, wasStale: true, thread: thread, work: &work)
+    }
   }
 
   /// Passes a change on from `root`, a computation that just became stale, to
@@ -62,6 +68,10 @@ extension Graph {
   /// left, and so are computations that nobody observes any more (they retire) and
   /// those that announce their changes.
   private static func propagate(from root: GraphRef, thread: UInt, work: inout GraphWork) {
+    if _slowPath(tracking_graph_unsettled_runs() != 0) {
+      propagateThroughStale(from: root, wasStale: false, thread: thread, work: &work)
+      return
+    }
     var stack = SmallList<GraphRef>()
     var next: GraphRef? = root
     while let node = next {
@@ -77,6 +87,7 @@ extension Graph {
         link = current.pointee.nextSub
         let sub = current.pointee.sub
         guard sub.pointee.isComputation else {
+          if sub.pointee.running { noteIgnoredOwnMark(sub) }
           work.tell(sub, of: node)
           continue
         }
@@ -85,7 +96,7 @@ extension Graph {
         // when it ends, or `node` would stay stale and pass no later change on to it.
         if sub.pointee.cancelled { continue }
         if sub.pointee.runningThread == thread {
-          sub.pointee.ignoredOwnMark = true
+          noteIgnoredOwnMark(sub)
           continue
         }
         // A stale one passes nothing on, but counts the news: a pull of it under way on
@@ -95,6 +106,82 @@ extension Graph {
         if sub.pointee.isStale { continue }
         sub.pointee.pending = true
         stack.append(sub)
+      }
+      next = stack.popLast()
+    }
+    stack.deallocate()
+  }
+
+  // MARK: Passing through stale values
+
+  // A stale computation passes nothing on: whatever depends on it was told when it
+  // became stale, and reads it anew before it acts. The own-writes rule breaks that: a
+  // run that reads a computation, then writes one of its inputs, is told and ignores
+  // it. The computation stays stale, and another thread's change of its inputs,
+  // made after the run's read, would stop there: the run would neither run again nor
+  // read it. So, from the moment such a run notes it (``noteIgnoredOwnMark(_:)``) until
+  // its end has brought its inputs up to date (``ReactiveNode/settleInputs()``), every
+  // change passes on through stale computations too, each once per walk. What it
+  // reaches hears a change that it may have heard already, which costs a look and no
+  // more: a stale reaction stays stale, a stale computation stays stale.
+
+  /// Notes that `sub`'s run under way ignored, or may ignore, a change of a computation
+  /// it read (see ``GraphNode/ignoredOwnMark``): until its end settles its inputs,
+  /// changes pass through stale computations. A reaction that is told of a change while
+  /// it runs is noted here, under the lock, whichever thread made the change: whether
+  /// the change is the run's own is known only once the lock is left, and another
+  /// thread's change made meanwhile must not stop at the stale computation.
+  @inline(__always)
+  static func noteIgnoredOwnMark(_ sub: GraphRef) {
+    guard !sub.pointee.ignoredOwnMark else { return }
+    sub.pointee.ignoredOwnMark = true
+    tracking_graph_add_unsettled_run()
+  }
+
+  /// The end of what ``noteIgnoredOwnMark(_:)`` began: the run's inputs are up to date.
+  static func settledInputs() {
+    withLock { tracking_graph_remove_unsettled_run() }
+  }
+
+  /// ``propagate(from:thread:work:)`` while a run's inputs are unsettled: passes the
+  /// change on through stale computations as well, each once (marked with the walk's
+  /// number), leaving their flags as they are. Those that were stale already
+  /// (`wasStale`, for the root) were found unobserved or announced when they became
+  /// stale, and are not again.
+  @inline(never)
+  private static func propagateThroughStale(from root: GraphRef, wasStale: Bool, thread: UInt, work: inout GraphWork) {
+    let walk = tracking_graph_next_walk()
+    root.pointee.walkStamp = walk
+    var stack = SmallList<(node: GraphRef, wasStale: Bool)>()
+    var next: (node: GraphRef, wasStale: Bool)? = (root, wasStale)
+    while let (node, wasStale) = next {
+      if !wasStale {
+        if node.pointee.subs == nil {
+          work.unobserved(node)
+        } else if node.pointee.announces {
+          work.announce(node)
+        }
+      }
+      var link = node.pointee.subs
+      while let current = link {
+        link = current.pointee.nextSub
+        let sub = current.pointee.sub
+        guard sub.pointee.isComputation else {
+          if sub.pointee.running { noteIgnoredOwnMark(sub) }
+          work.tell(sub, of: node)
+          continue
+        }
+        if sub.pointee.cancelled { continue }
+        if sub.pointee.runningThread == thread {
+          noteIgnoredOwnMark(sub)
+          continue
+        }
+        sub.pointee.staleMarks &+= 1
+        guard sub.pointee.walkStamp != walk else { continue }
+        sub.pointee.walkStamp = walk
+        let subWasStale = sub.pointee.isStale
+        if !subWasStale { sub.pointee.pending = true }
+        stack.append((sub, subWasStale))
       }
       next = stack.popLast()
     }

@@ -252,7 +252,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       if Self.isOwnChange(state, thread: thread) {
         // The computation that passed the change on stays stale until the run's end
         // brings it up to date (see `GraphNode.ignoredOwnMark`).
-        if !certain { Graph.withLock { graph.pointee.ignoredOwnMark = true } }
+        if !certain { Graph.withLock { Graph.noteIgnoredOwnMark(graph) } }
         return .none
       }
       state.keepPending({ KeptChange(kind: kind, description: change()) }, requested: requested)

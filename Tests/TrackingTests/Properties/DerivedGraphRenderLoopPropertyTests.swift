@@ -18,7 +18,7 @@ import Tracking
 /// The effects' own writes are left out, as in ``DerivedGraphScheduledPropertyTests``.
 @Suite("Properties: random derived graphs drawn by a render loop", .timeLimit(.minutes(2)))
 struct DerivedGraphRenderLoopPropertyTests {
-  @Test func everyComponentEndsConsistent() async {
+  @Test(.shrinking(false)) func everyComponentEndsConsistent() async {
     let scripts = DerivedGraphGenerator.threadedScripts()
     await propertyCheck(count: ThreadedDerivedGraphScript.scriptCount, input: scripts) { script in
       let world = await RenderLoopGraphWorld(script.graph)

@@ -32,7 +32,7 @@ import Testing
 /// graphs (`LiveDerivedGraph.check(effect:run:)`).
 @Suite("Properties: random derived graphs with effects on an actor", .timeLimit(.minutes(2)))
 struct DerivedGraphScheduledPropertyTests {
-  @Test func everyScheduledEffectEndsConsistent() async {
+  @Test(.shrinking(false)) func everyScheduledEffectEndsConsistent() async {
     let scripts = DerivedGraphGenerator.threadedScripts()
     await propertyCheck(count: ThreadedDerivedGraphScript.scriptCount, input: scripts) { script in
       let world = ScheduledDerivedGraphWorld(script.graph)

@@ -30,7 +30,7 @@ struct DerivedGraphThreadedPropertyTests {
       failures.isEmpty, "\(failures.joined(separator: "\n"))\nscript:\n\(script)", sourceLocation: sourceLocation)
   }
 
-  @Test func everyValueAndEffectEndsConsistent() async {
+  @Test(.shrinking(false)) func everyValueAndEffectEndsConsistent() async {
     let scripts = DerivedGraphGenerator.threadedScripts()
     await propertyCheck(count: ThreadedDerivedGraphScript.scriptCount, input: scripts) { script in
       Self.check(script)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Tracking
 
@@ -91,6 +92,65 @@ struct OwnWritesTests {
     pair.y = 2
     pair.y = 3
     #expect(seen.values == [0, 6, 7, 8])
+    token.cancel()
+  }
+
+  // Another thread's change while the run is under way, after its own write: the own
+  // write left the derived values it read stale, and a stale value passes no change on.
+  // The change is the other thread's, so it must still reach the run (which then runs
+  // again), through every stale value on its way. The other thread writes while the run
+  // waits for it, at a chosen point (no timing involved).
+
+  /// One derived value between the write and the observation.
+  @Test func anotherThreadsChangeAfterTheRunsOwnWriteRunsItAgain() {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let seen = Recorder()
+    let first = FirstTime()
+    let token = observe {
+      seen.values.append(sum.value)
+      guard first.take() else { return }
+      pair.x = 5
+      onAnotherThread { pair.y = 1 }
+    }
+    #expect(seen.values == [0, 6])
+    pair.y = 2
+    #expect(seen.values == [0, 6, 7])
+    token.cancel()
+  }
+
+  /// Two derived values: the other thread's change meets the stale first value before
+  /// the stale second one.
+  @Test func anotherThreadsChangeAfterTheRunsOwnWriteReachesItThroughTwoDerivedValues() {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let next = Derived { sum.value + 1 }
+    let seen = Recorder()
+    let first = FirstTime()
+    let token = withContinuousTracking(options: .didSet, delivery: .immediate, firstRun: .immediate) { _ in
+      seen.values.append(next.value)
+      guard first.take() else { return }
+      pair.x = 5
+      onAnotherThread { pair.y = 1 }
+    }
+    #expect(seen.values == [1, 7])
+    token.cancel()
+  }
+
+  /// A derived value whose closure writes an input of what it read: another thread's
+  /// change during its computation reaches its observer, which reads it anew.
+  @Test func anotherThreadsChangeWhileADerivedValueComputesAfterItsOwnWriteReachesItsObserver() {
+    let pair = Pair()
+    let sum = Derived { pair.x + pair.y }
+    let first = FirstTime()
+    let copy = Derived {
+      let value = Self.readThenWrite(sum, pair)
+      if first.take() { onAnotherThread { pair.y = 1 } }
+      return value
+    }
+    let seen = Recorder()
+    let token = observe { seen.values.append(copy.value) }
+    #expect(seen.values == [0, 6])
     token.cancel()
   }
 
