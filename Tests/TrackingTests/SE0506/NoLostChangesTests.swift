@@ -2,8 +2,6 @@ import Foundation
 import Testing
 @_spi(Testing) @testable import Tracking
 
-/// Runs `write` on another thread and waits for it: a change that another thread makes
-/// at a chosen point of the calling code (no timing involved).
 /// True the first time it is asked, false afterwards.
 final class FirstTime: Sendable {
   private let first = Locked(true)
@@ -15,6 +13,8 @@ final class FirstTime: Sendable {
   }
 }
 
+/// Runs `write` on another thread and waits for it: a change that another thread makes
+/// at a chosen point of the calling code (no timing involved).
 func onAnotherThread(_ write: @escaping @Sendable () -> Void) {
   let done = DispatchSemaphore(value: 0)
   Thread {
