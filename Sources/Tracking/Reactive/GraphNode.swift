@@ -69,9 +69,10 @@ struct GraphNode {
   /// How many runs linked to other inputs than the previous run's (the first run
   /// included); the others kept their links as they were (diagnostics; wraps).
   var relinks: UInt32 = 0
-  /// The number of the latest walk that passed a change on through this computation
-  /// while it was stale (see ``Graph``'s propagation, "Passing through stale values"),
-  /// so that such a walk passes each computation once.
+  /// The mark of the latest walk that reached this computation while a run's inputs
+  /// were unsettled (see ``Graph``'s propagation, "Passing through stale values"): the
+  /// walk's number, and whether the computation was stale already; so such a walk
+  /// reaches each computation once.
   var walkStamp: UInt32 = 0
 
   // Flags. As a subscriber (a computation's or a reaction's), fixed when the node is

@@ -66,21 +66,39 @@ extension Graph {
   /// thousands of computations deep), each computation once. The computations reached
   /// that were current become pending; the reactions reached are told once the lock is
   /// left, and so are computations that nobody observes any more (they retire) and
-  /// those that announce their changes.
+  /// those that announce their changes. A stale computation passes nothing on, unless
+  /// a run's inputs are unsettled (see "Passing through stale values" below).
   private static func propagate(from root: GraphRef, thread: UInt, work: inout GraphWork) {
     if _slowPath(tracking_graph_unsettled_runs() != 0) {
       propagateThroughStale(from: root, wasStale: false, thread: thread, work: &work)
       return
     }
+    walk(from: root, wasStale: false, number: 0, thread: thread, work: &work)
+  }
+
+  /// The walk of ``propagate(from:thread:work:)``. With `number` 0, it stops at stale
+  /// computations; otherwise it passes through them too, each once, leaving their flags
+  /// as they are: it marks each computation it reaches with `number`, and those it
+  /// passes through with `number` and the top bit (``passedThrough``). Those were
+  /// found unobserved or announced when they became stale, and are not again; so is
+  /// the root if `wasStale`. Inlined into its two callers, each with its own
+  /// `number`'s branches.
+  @inline(__always)
+  private static func walk(from root: GraphRef, wasStale: Bool, number: UInt32, thread: UInt, work: inout GraphWork) {
+    let throughStale = number != 0
+    if throughStale { root.pointee.walkStamp = wasStale ? number | passedThrough : number }
     var stack = SmallList<GraphRef>()
     var next: GraphRef? = root
     while let node = next {
-      if node.pointee.subs == nil {
-        // Nobody subscribes to it any more: it retires, unless a one-shot tracking
-        // observes it (only one that announces can have one).
-        work.unobserved(node)
-      } else if node.pointee.announces {
-        work.announce(node)
+      // (One passed through was seen to when it became stale.)
+      if !throughStale || node.pointee.walkStamp == number {
+        if node.pointee.subs == nil {
+          // Nobody subscribes to it any more: it retires, unless a one-shot tracking
+          // observes it (only one that announces can have one).
+          work.unobserved(node)
+        } else if node.pointee.announces {
+          work.announce(node)
+        }
       }
       var link = node.pointee.subs
       while let current = link {
@@ -103,14 +121,23 @@ extension Graph {
         // another thread may have looked at this input before it changed, and must
         // look again before it clears `pending`.
         sub.pointee.staleMarks &+= 1
-        if sub.pointee.isStale { continue }
-        sub.pointee.pending = true
+        if sub.pointee.isStale {
+          guard throughStale, sub.pointee.walkStamp & ~passedThrough != number else { continue }
+          sub.pointee.walkStamp = number | passedThrough
+        } else {
+          sub.pointee.pending = true
+          if throughStale { sub.pointee.walkStamp = number }
+        }
         stack.append(sub)
       }
       next = stack.popLast()
     }
     stack.deallocate()
   }
+
+  /// The top bit of a walk's mark on a computation it passed through while stale (see
+  /// ``walk(from:wasStale:number:thread:work:)``); walk numbers leave it free.
+  private static let passedThrough: UInt32 = 1 << 31
 
   // MARK: Passing through stale values
 
@@ -143,48 +170,10 @@ extension Graph {
     withLock { tracking_graph_remove_unsettled_run() }
   }
 
-  /// ``propagate(from:thread:work:)`` while a run's inputs are unsettled: passes the
-  /// change on through stale computations as well, each once (marked with the walk's
-  /// number), leaving their flags as they are. Those that were stale already
-  /// (`wasStale`, for the root) were found unobserved or announced when they became
-  /// stale, and are not again.
+  /// ``propagate(from:thread:work:)`` while a run's inputs are unsettled: a walk that
+  /// passes through stale computations too, under a new walk number.
   @inline(never)
   private static func propagateThroughStale(from root: GraphRef, wasStale: Bool, thread: UInt, work: inout GraphWork) {
-    let walk = tracking_graph_next_walk()
-    root.pointee.walkStamp = walk
-    var stack = SmallList<(node: GraphRef, wasStale: Bool)>()
-    var next: (node: GraphRef, wasStale: Bool)? = (root, wasStale)
-    while let (node, wasStale) = next {
-      if !wasStale {
-        if node.pointee.subs == nil {
-          work.unobserved(node)
-        } else if node.pointee.announces {
-          work.announce(node)
-        }
-      }
-      var link = node.pointee.subs
-      while let current = link {
-        link = current.pointee.nextSub
-        let sub = current.pointee.sub
-        guard sub.pointee.isComputation else {
-          if sub.pointee.running { noteIgnoredOwnMark(sub) }
-          work.tell(sub, of: node)
-          continue
-        }
-        if sub.pointee.cancelled { continue }
-        if sub.pointee.runningThread == thread {
-          noteIgnoredOwnMark(sub)
-          continue
-        }
-        sub.pointee.staleMarks &+= 1
-        guard sub.pointee.walkStamp != walk else { continue }
-        sub.pointee.walkStamp = walk
-        let subWasStale = sub.pointee.isStale
-        if !subWasStale { sub.pointee.pending = true }
-        stack.append((sub, subWasStale))
-      }
-      next = stack.popLast()
-    }
-    stack.deallocate()
+    walk(from: root, wasStale: wasStale, number: tracking_graph_next_walk(), thread: thread, work: &work)
   }
 }
