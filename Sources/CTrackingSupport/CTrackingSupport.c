@@ -23,7 +23,6 @@ tracking_lock tracking_graph_lock_storage = { PTHREAD_MUTEX_INITIALIZER };
 
 void *tracking_graph_spare_link_storage = NULL;
 uint32_t tracking_graph_unsettled_runs_storage = 0;
-uint32_t tracking_graph_walk_serial_storage = 0;
 
 #if defined(__linux__)
 // Contended path of the three-state futex lock (0 free, 1 held, 2 held with waiters).

@@ -367,22 +367,12 @@ static inline bool tracking_graph_keep_spare_link(void *_Nonnull link) {
 /// The runs under way (or just ended) that may have ignored, as their own, a change of
 /// a computation they read, until their inputs are brought up to date (Propagation.swift,
 /// "Passing through stale values"): while there are any, a change passes on through
-/// stale computations. And the number of the latest walk that did, which marks each
-/// computation it reached. Read and written only with the graph lock held.
+/// stale computations. Read and written only with the graph lock held.
 extern uint32_t tracking_graph_unsettled_runs_storage;
-extern uint32_t tracking_graph_walk_serial_storage;
 
 static inline uint32_t tracking_graph_unsettled_runs(void) { return tracking_graph_unsettled_runs_storage; }
 static inline void tracking_graph_add_unsettled_run(void) { tracking_graph_unsettled_runs_storage += 1; }
 static inline void tracking_graph_remove_unsettled_run(void) { tracking_graph_unsettled_runs_storage -= 1; }
-
-/// A new walk number, from 1 to 2^31 - 1: never 0 (the number of a node no walk has
-/// passed), and with its top bit free for the walk's own use.
-static inline uint32_t tracking_graph_next_walk(void) {
-  tracking_graph_walk_serial_storage = (tracking_graph_walk_serial_storage & 0x7fffffffu) + 1;
-  if (tracking_graph_walk_serial_storage > 0x7fffffffu) tracking_graph_walk_serial_storage = 1;
-  return tracking_graph_walk_serial_storage;
-}
 
 /// What a registrar keeps outside Swift's exclusivity checking (RegistrarStorage.swift
 /// documents each word and its memory order):

@@ -69,11 +69,6 @@ struct GraphNode {
   /// How many runs linked to other inputs than the previous run's (the first run
   /// included); the others kept their links as they were (diagnostics; wraps).
   var relinks: UInt32 = 0
-  /// The mark of the latest walk that reached this computation while a run's inputs
-  /// were unsettled (see ``Graph``'s propagation, "Passing through stale values"): the
-  /// walk's number, and whether the computation was stale already; so such a walk
-  /// reaches each computation once.
-  var walkStamp: UInt32 = 0
 
   // Flags. As a subscriber (a computation's or a reaction's), fixed when the node is
   // made:
@@ -140,6 +135,19 @@ struct GraphNode {
   var announces = false
   /// Its observed/unobserved hooks count its subscribers.
   var hooked = false
+  /// How the walk under way reached it, when that walk passes through stale values
+  /// (see ``Graph``'s propagation, "Passing through stale values"): none at all
+  /// outside such a walk, which clears what it marked before it ends.
+  var walkMark = WalkMark.none
+
+  enum WalkMark: UInt8 {
+    /// Not reached (by the walk under way, if any).
+    case none
+    /// Reached current, and made pending.
+    case reached
+    /// Reached stale already, and passed through as it was.
+    case passedThrough
+  }
 
   // A run's:
 

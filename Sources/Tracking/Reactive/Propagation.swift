@@ -73,25 +73,28 @@ extension Graph {
       propagateThroughStale(from: root, wasStale: false, thread: thread, work: &work)
       return
     }
-    walk(from: root, wasStale: false, number: 0, thread: thread, work: &work)
+    walk(from: root, wasStale: false, throughStale: false, thread: thread, work: &work)
   }
 
-  /// The walk of ``propagate(from:thread:work:)``. With `number` 0, it stops at stale
-  /// computations; otherwise it passes through them too, each once, leaving their flags
-  /// as they are: it marks each computation it reaches with `number`, and those it
-  /// passes through with `number` and the top bit (``passedThrough``). Those were
-  /// found unobserved or announced when they became stale, and are not again; so is
-  /// the root if `wasStale`. Inlined into its two callers, each with its own
-  /// `number`'s branches.
+  /// The walk of ``propagate(from:thread:work:)``. Unless `throughStale`, it stops at
+  /// stale computations. Otherwise it passes through them too, each once, leaving
+  /// their flags as they are: it marks each computation it reaches
+  /// (``GraphNode/walkMark``), and clears the marks before it returns. Those it passed
+  /// through were found unobserved or announced when they became stale, and are not
+  /// again; so is the root if `wasStale`. Inlined into its two callers, each with its
+  /// own branches.
   @inline(__always)
-  private static func walk(from root: GraphRef, wasStale: Bool, number: UInt32, thread: UInt, work: inout GraphWork) {
-    let throughStale = number != 0
-    if throughStale { root.pointee.walkStamp = wasStale ? number | passedThrough : number }
+  private static func walk(from root: GraphRef, wasStale: Bool, throughStale: Bool, thread: UInt, work: inout GraphWork) {
+    var marked = SmallList<GraphRef>()
+    if throughStale {
+      root.pointee.walkMark = wasStale ? .passedThrough : .reached
+      marked.append(root)
+    }
     var stack = SmallList<GraphRef>()
     var next: GraphRef? = root
     while let node = next {
       // (One passed through was seen to when it became stale.)
-      if !throughStale || node.pointee.walkStamp == number {
+      if !throughStale || node.pointee.walkMark == .reached {
         if node.pointee.subs == nil {
           // Nobody subscribes to it any more: it retires, unless a one-shot tracking
           // observes it (only one that announces can have one).
@@ -122,22 +125,24 @@ extension Graph {
         // look again before it clears `pending`.
         sub.pointee.staleMarks &+= 1
         if sub.pointee.isStale {
-          guard throughStale, sub.pointee.walkStamp & ~passedThrough != number else { continue }
-          sub.pointee.walkStamp = number | passedThrough
+          guard throughStale, sub.pointee.walkMark == .none else { continue }
+          sub.pointee.walkMark = .passedThrough
+          marked.append(sub)
         } else {
           sub.pointee.pending = true
-          if throughStale { sub.pointee.walkStamp = number }
+          if throughStale {
+            sub.pointee.walkMark = .reached
+            marked.append(sub)
+          }
         }
         stack.append(sub)
       }
       next = stack.popLast()
     }
     stack.deallocate()
+    if throughStale { marked.forEach { $0.pointee.walkMark = .none } }
+    marked.deallocate()
   }
-
-  /// The top bit of a walk's mark on a computation it passed through while stale (see
-  /// ``walk(from:wasStale:number:thread:work:)``); walk numbers leave it free.
-  private static let passedThrough: UInt32 = 1 << 31
 
   // MARK: Passing through stale values
 
@@ -171,9 +176,9 @@ extension Graph {
   }
 
   /// ``propagate(from:thread:work:)`` while a run's inputs are unsettled: a walk that
-  /// passes through stale computations too, under a new walk number.
+  /// passes through stale computations too.
   @inline(never)
   private static func propagateThroughStale(from root: GraphRef, wasStale: Bool, thread: UInt, work: inout GraphWork) {
-    walk(from: root, wasStale: wasStale, number: tracking_graph_next_walk(), thread: thread, work: &work)
+    walk(from: root, wasStale: wasStale, throughStale: true, thread: thread, work: &work)
   }
 }

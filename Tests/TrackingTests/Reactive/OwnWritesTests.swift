@@ -137,6 +137,27 @@ struct OwnWritesTests {
     token.cancel()
   }
 
+  /// A diamond between the write and the observation, twice: the other thread's change
+  /// passes through both stale sides to the stale value that joins them (once), and the
+  /// walk that passed leaves no mark behind for the next one.
+  @Test func anotherThreadsChangeReachesTheRunThroughAStaleDiamondEachTime() {
+    let pair = Pair()
+    let base = Derived { pair.x + pair.y }
+    let left = Derived { base.value + 1 }
+    let right = Derived { base.value * 2 }
+    let sum = Derived { left.value + right.value }
+    let seen = Recorder()
+    let token = observe {
+      seen.values.append(sum.value)
+      let round = seen.values.count
+      guard round < 3 else { return }
+      pair.x = round
+      onAnotherThread { pair.y = round }
+    }
+    #expect(seen.values == [1, 7, 13])
+    token.cancel()
+  }
+
   /// A derived value whose closure writes an input of what it read: another thread's
   /// change during its computation reaches its observer, which reads it anew.
   @Test func anotherThreadsChangeWhileADerivedValueComputesAfterItsOwnWriteReachesItsObserver() {
