@@ -170,11 +170,12 @@ public final class Derived<Value>: Trackable {
   /// while nobody observes the value and an input has changed since it was computed,
   /// the value stops observing its inputs at once.
   public var keepsAlive: Bool {
-    get { node.state.withLock { $0.keepsAlive } }
+    get { Graph.withLock { node.graph.pointee.keepsAlive } }
     set {
-      let turnedOff = node.state.withLock { state -> Bool in
-        defer { state.keepsAlive = newValue }
-        return state.keepsAlive && !newValue
+      let turnedOff = Graph.withLock { () -> Bool in
+        let graph = node.graph
+        defer { graph.pointee.keepsAlive = newValue }
+        return graph.pointee.keepsAlive && !newValue
       }
       if turnedOff { node.retireIfStaleAndUnobserved() }
     }

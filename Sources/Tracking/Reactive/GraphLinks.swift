@@ -249,14 +249,17 @@ extension Graph {
   /// Drops every link of `sub` (it is cancelled, or retires), unless a run of it is
   /// reading through them: that run keeps them, or drops them when it ends if the node
   /// was cancelled.
-  static func dropDependencies(of sub: GraphRef, work: inout GraphWork) {
+  ///
+  /// `retiring`: `sub` retires, and the computations it leaves unobserved go to `work`
+  /// rather than retire in place (see ``retireInPlace(_:work:)``).
+  static func dropDependencies(of sub: GraphRef, work: inout GraphWork, retiring: Bool = false) {
     guard !sub.pointee.running, sub.pointee.deps != nil else { return }
     var link = sub.pointee.deps
     sub.pointee.deps = nil
     sub.pointee.epoch &+= 1
     while let current = link {
       link = current.pointee.nextDep
-      unlink(current, work: &work)
+      unlink(current, work: &work, retiring: retiring)
     }
   }
 
@@ -278,7 +281,7 @@ extension Graph {
 
   /// Takes `link` off its computation's subscribers and frees it; the nodes it held are
   /// released once the lock is left.
-  private static func unlink(_ link: LinkRef, work: inout GraphWork) {
+  private static func unlink(_ link: LinkRef, work: inout GraphWork, retiring: Bool = false) {
     let dep = link.pointee.dep
     if let previous = link.pointee.prevSub {
       previous.pointee.nextSub = link.pointee.nextSub
@@ -299,8 +302,13 @@ extension Graph {
     // A stale computation left without subscribers retires now, not at its next
     // change: a propagation stops at a stale node (see `Graph.propagate`), so no
     // change would ever reach it to find it unobserved, and it would observe its
-    // inputs for good.
-    if dep.pointee.isStaleAndUnobserved { work.unobserved(dep) }
+    // inputs for good. In this critical section if it never announced its changes.
+    guard dep.pointee.isStaleAndUnobserved else { return }
+    if retiring || dep.pointee.announces {
+      work.unobserved(dep)
+    } else {
+      retireInPlace(dep, work: &work)
+    }
   }
 
   /// A dropped link's reference to `node`, to release once the lock is left; or `nil`

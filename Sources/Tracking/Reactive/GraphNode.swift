@@ -135,6 +135,9 @@ struct GraphNode {
   var announces = false
   /// Its observed/unobserved hooks count its subscribers.
   var hooked = false
+  /// A computation's: it keeps observing its inputs while nobody observes it
+  /// (``Derived/keepsAlive``), so it never retires.
+  var keepsAlive = false
   /// How the walk under way reached it, when that walk passes through stale values
   /// (see ``Graph``'s propagation, "Passing through stale values"): none at all
   /// outside such a walk, which clears what it marked before it ends.

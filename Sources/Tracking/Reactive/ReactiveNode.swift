@@ -290,9 +290,6 @@ struct NodeState {
       rareMadeIfNeeded().name = newValue
     }
   }
-  /// A computation keeps observing its inputs while nobody observes it.
-  var keepsAlive = false
-
   // A reaction's runs (see `Reaction`).
 
   /// The latest change of a kind the options asked for, for the next run.

@@ -17,24 +17,12 @@ extension Computation {
   ///   observer and queues the value to be pulled when the batch drains, which makes it
   ///   observe its inputs again (and announce if its value moved).
   ///
-  /// The check, the mark and the drop of the links are one critical section: a
-  /// recomputation may start and end between two of them (one that reads no object
-  /// ends in the graph alone, without this node's lock), and would leave the value
-  /// current with its links dropped, deaf to every later change.
+  /// The check, the mark and the drop of the links are one critical section (see
+  /// ``Graph/retire(_:work:)``).
   private func retire(leavingUnobservedTo waiting: inout UnobservedComputations) {
-    let (retires, links) = state.withLock { state -> (Bool, GraphWork) in
-      let keepsAlive = state.keepsAlive
-      var links = GraphWork()
-      let retires = Graph.withLock { () -> Bool in
-        guard graph.pointee.subs == nil else { return false }
-        graph.pointee.dirty = true
-        if !keepsAlive { Graph.dropDependencies(of: graph, work: &links) }
-        return !keepsAlive
-      }
-      return (retires, links)
-    }
+    var links = GraphWork()
+    let retires = Graph.withLock { Graph.retire(graph, work: &links) }
     if !links.isEmpty {
-      var links = links
       links.takeUnobserved(into: &waiting)
       links.perform()
     }
@@ -81,6 +69,46 @@ extension Computation {
       NotificationBatch.enqueue(self)
     } else {
       retire(leavingUnobservedTo: &waiting)
+    }
+  }
+}
+
+extension Graph {
+  /// Retires `computation`, stale and without subscribers, unless a subscriber came
+  /// since or it is kept alive: it stays dirty, so its next read recomputes it (and
+  /// observes its inputs again), and drops its links (the computations that leaves
+  /// without subscribers go to `work`). Returns whether it retired. Under the graph
+  /// lock.
+  ///
+  /// The check, the mark and the drop of the links are one critical section: a
+  /// recomputation may start and end between two of them (one that reads no object
+  /// ends in the graph alone), and would leave the value current with its links
+  /// dropped, deaf to every later change.
+  static func retire(_ computation: GraphRef, work: inout GraphWork) -> Bool {
+    guard computation.pointee.subs == nil else { return false }
+    computation.pointee.dirty = true
+    guard !computation.pointee.keepsAlive else { return false }
+    dropDependencies(of: computation, work: &work, retiring: true)
+    return true
+  }
+
+  /// Retires `computation`, which the drop of its last link left stale and without
+  /// subscribers, in the critical section that dropped that link, when nothing else
+  /// may observe it: it never announced its changes, so no one-shot tracking reads it
+  /// (see ``Computation/retireUnobserved(announces:)`` for one that did). A
+  /// computation whose run reads one of two values by turns (the reactivity suite's
+  /// `unstable`) drops one at every change: retired here, it costs no second pass
+  /// through the locks. Called from the drop of a link, except while a retirement
+  /// drops its own links: a computation that retirement leaves unobserved goes to
+  /// `work`, so that a chain thousands deep is retired one after another, not
+  /// recursively.
+  static func retireInPlace(_ computation: GraphRef, work: inout GraphWork) {
+    guard retire(computation, work: &work) else { return }
+    // A one-shot tracking may have read the value and not yet marked it as
+    // announcing; the retirement counts as a change for its install (see
+    // ``Computation/retire(leavingUnobservedTo:)``).
+    if computation.pointee.computation.registrar.storage.countsAsChangeForInstalls(0) {
+      work.announce(computation)
     }
   }
 }
