@@ -21,7 +21,8 @@ tracking_lock tracking_graph_lock_storage = { 0 };
 tracking_lock tracking_graph_lock_storage = { PTHREAD_MUTEX_INITIALIZER };
 #endif
 
-void *tracking_graph_spare_link_storage = NULL;
+void *tracking_graph_spare_links_storage[TRACKING_GRAPH_SPARE_LINKS] = { NULL };
+uint32_t tracking_graph_spare_link_count_storage = 0;
 uint32_t tracking_graph_unsettled_runs_storage = 0;
 
 #if defined(__linux__)

@@ -345,22 +345,27 @@ extern tracking_lock tracking_graph_lock_storage;
 static inline void tracking_graph_enter(void) { tracking_lock_lock(&tracking_graph_lock_storage); }
 static inline void tracking_graph_leave(void) { tracking_lock_unlock(&tracking_graph_lock_storage); }
 
-/// One link's memory kept for the next link made (GraphLinks.swift): a run that reads
-/// one value instead of another makes a link and frees one, and then reuses the memory
-/// rather than allocate and free. Read and written only with the graph lock held.
-extern void *_Nullable tracking_graph_spare_link_storage;
+/// Up to `TRACKING_GRAPH_SPARE_LINKS` links' memory kept for the next links made
+/// (GraphLinks.swift): a run that reads one value instead of another makes a link and
+/// frees one (two when the value it stops reading retires and the other links its
+/// input again), and then reuses the memory rather than allocate and free. Read and
+/// written only with the graph lock held.
+#define TRACKING_GRAPH_SPARE_LINKS 4
+extern void *_Nullable tracking_graph_spare_links_storage[TRACKING_GRAPH_SPARE_LINKS];
+extern uint32_t tracking_graph_spare_link_count_storage;
 
 static inline void *_Nullable tracking_graph_take_spare_link(void) {
-  void *link = tracking_graph_spare_link_storage;
-  tracking_graph_spare_link_storage = NULL;
-  return link;
+  if (tracking_graph_spare_link_count_storage == 0) return NULL;
+  tracking_graph_spare_link_count_storage -= 1;
+  return tracking_graph_spare_links_storage[tracking_graph_spare_link_count_storage];
 }
 
-/// Keeps `link` as the spare one; returns false when there is one already (the caller
-/// frees `link` then).
+/// Keeps `link` as a spare one; returns false when there are as many as are kept
+/// already (the caller frees `link` then).
 static inline bool tracking_graph_keep_spare_link(void *_Nonnull link) {
-  if (tracking_graph_spare_link_storage != NULL) return false;
-  tracking_graph_spare_link_storage = link;
+  if (tracking_graph_spare_link_count_storage == TRACKING_GRAPH_SPARE_LINKS) return false;
+  tracking_graph_spare_links_storage[tracking_graph_spare_link_count_storage] = link;
+  tracking_graph_spare_link_count_storage += 1;
   return true;
 }
 

@@ -265,7 +265,7 @@ extension Graph {
 
   /// A new link, at the end of `dep`'s subscribers; it holds both nodes.
   private static func makeLink(from sub: GraphRef, to dep: GraphRef, version: UInt64, work: inout GraphWork) -> LinkRef {
-    // The spare link's memory if there is one (see `tracking_graph_spare_link_storage`).
+    // A spare link's memory if there is one (see `tracking_graph_spare_links_storage`).
     let link = tracking_graph_take_spare_link()?.assumingMemoryBound(to: GraphLink.self) ?? .allocate(capacity: 1)
     let order = dep.pointee.isSource ? tracking_next_install_order() : 0
     link.initialize(

@@ -49,6 +49,19 @@ struct GraphWork {
     /// read: their inputs must be brought up to date.
     var inputsToSettle = SmallList<Unmanaged<AnyObject>>()
 
+    /// Empties the lists for the next work that takes their block, keeping the memory
+    /// of those that grew once (15 entries past the first), not of larger ones.
+    mutating func empty() {
+      let limit = 15
+      tells.removeAll(keepingCapacityUpTo: limit)
+      unobserved.removeAll(keepingCapacityUpTo: limit)
+      announcing.removeAll(keepingCapacityUpTo: limit)
+      hooks.removeAll(keepingCapacityUpTo: limit)
+      settles.removeAll(keepingCapacityUpTo: limit)
+      releases.removeAll(keepingCapacityUpTo: limit)
+      inputsToSettle.removeAll(keepingCapacityUpTo: limit)
+    }
+
     /// Frees the lists' memory (see ``SmallList/deallocate()``).
     mutating func deallocate() {
       tells.deallocate()
@@ -72,18 +85,26 @@ struct GraphWork {
     if lists == nil {
       // The process's spare block if there is one (see `tracking_spare_work_block`):
       // most walks that need lists need them once, and an exchange costs less than an
-      // allocation and a free.
-      let block =
-        tracking_take_spare_work_block()?.assumingMemoryBound(to: Lists.self) ?? .allocate(capacity: 1)
-      block.initialize(to: Lists())
-      lists = block
+      // allocation and a free. It holds empty lists, with the memory they had.
+      if let block = tracking_take_spare_work_block() {
+        lists = block.assumingMemoryBound(to: Lists.self)
+      } else {
+        let block = UnsafeMutablePointer<Lists>.allocate(capacity: 1)
+        block.initialize(to: Lists())
+        lists = block
+      }
     }
     body(&lists.unsafelyUnwrapped.pointee)
   }
 
-  /// Frees a block of lists' memory (deinitialized), or keeps it as the spare one.
+  /// Keeps a block of lists, emptied, as the spare one, or frees it when there is one
+  /// already.
   private static func free(_ block: UnsafeMutablePointer<Lists>) {
-    if !tracking_give_spare_work_block(block) { block.deallocate() }
+    block.pointee.empty()
+    guard !tracking_give_spare_work_block(block) else { return }
+    block.pointee.deallocate()
+    block.deinitialize(count: 1)
+    block.deallocate()
   }
 
   private mutating func append(_ entry: Tell) {
@@ -184,11 +205,7 @@ struct GraphWork {
     before: ((UInt64) -> Void)?
   ) {
     // Used in place (moved out, the lists were copied word by word), and freed last.
-    defer {
-      lists.pointee.deallocate()
-      lists.deinitialize(count: 1)
-      Self.free(lists)
-    }
+    defer { Self.free(lists) }
     let work = UnsafePointer(lists)
     work.pointee.hooks.forEach { $0.deliver() }
     work.pointee.settles.forEach { $0.withStorage { $0.settleSourceHooks() } }

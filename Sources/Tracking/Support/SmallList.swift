@@ -76,6 +76,16 @@ struct SmallList<Element>: ~Copyable {
     restCapacity = 0
   }
 
+  /// Removes every element, keeping the memory for those past the first when it holds
+  /// at most `limit` of them (a list kept for reuse then appends without allocating),
+  /// and freeing it otherwise.
+  mutating func removeAll(keepingCapacityUpTo limit: Int) {
+    first = nil
+    guard restCapacity <= limit else { return deallocate() }
+    rest?.deinitialize(count: restCount)
+    restCount = 0
+  }
+
   private static func free(_ rest: UnsafeMutablePointer<Element>?, count: Int) {
     guard let rest else { return }
     rest.deinitialize(count: count)
