@@ -1,7 +1,9 @@
 /// Retirement: a computation that nobody observes any more stops observing its inputs
 /// (see ``Computation``, "Only while observed"). A propagation that reaches a
 /// computation without subscribers, or the drop of the last link to a stale one, finds
-/// it (``GraphWork/unobserved(_:)``); the work retires it once the locks are left.
+/// it (``GraphWork/unobserved(_:)``); the work retires it once the locks are left. A
+/// stale one that never announced its changes retires at the drop itself
+/// (``Graph/retireInPlace(_:work:)``).
 extension Computation {
   /// Stops observing the inputs: nobody observes the value. It stays dirty, so the
   /// next read recomputes (and observes them again).
