@@ -79,7 +79,14 @@ struct SmallList<Element>: ~Copyable {
   /// Removes every element, keeping the memory for those past the first when it holds
   /// at most `limit` of them (a list kept for reuse then appends without allocating),
   /// and freeing it otherwise.
+  @inline(__always)
   mutating func removeAll(keepingCapacityUpTo limit: Int) {
+    // An empty list holds no element past the first either (see the invariant), but
+    // may hold memory for them, if it was emptied by `popLast()`.
+    guard first != nil else {
+      if restCapacity > limit { deallocate() }
+      return
+    }
     first = nil
     guard restCapacity <= limit else { return deallocate() }
     rest?.deinitialize(count: restCount)
