@@ -195,9 +195,10 @@ public final class Derived<Value>: Trackable {
   @_spi(Testing)
   public var recomputeCount: Int { node.recomputeCount }
 
-  /// How many recomputations linked to other inputs than the previous one, the first
-  /// included (the others read the same inputs, in the same order, and kept their
-  /// links as they were). For tests.
+  /// How many recomputations linked to their inputs anew: the first, those after the
+  /// value retired (stopped observing its inputs), and those that read other inputs
+  /// than the previous one (the others read the same inputs, in the same order, and
+  /// kept their links as they were). For tests.
   @_spi(Testing)
   public var inputRelinkCount: Int { Graph.withLock { Int(node.graph.pointee.relinks) } }
 

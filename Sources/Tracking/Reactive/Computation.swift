@@ -19,8 +19,9 @@ import CTrackingSupport
 ///
 /// **Only while observed.** A computation that nobody observes any more stops
 /// observing its inputs at their next change, or at once if one has changed since it
-/// was last computed (it *retires*: its links are dropped, it stays dirty), and
-/// observes them again at its next read.
+/// was last computed (it *retires*: its links leave its inputs' lists of subscribers,
+/// it stays dirty), and observes them again at its next read (its recomputation puts
+/// the links back, see ``GraphNode/retired``).
 ///
 /// **Announcing.** A computation read by a one-shot tracking, or relayed to Apple's
 /// registrar (SwiftUI), also announces its changes through its registrar, with the
@@ -174,7 +175,7 @@ package class Computation: ReactiveNode, @unchecked Sendable {
             "A Derived value was read while it was being computed, on the same thread: its closure reads itself (a cycle).")
           claimed = false
         }
-        Graph.leave()
+        if claimed && _slowPath(node.pointee.retired) { attachLeavingLock(node) } else { Graph.leave() }
         computation._withUnsafeGuaranteedRef {
           let computation = unsafeDowncast($0, to: Computation.self)
           if claimed { computation.recomputeClaimed(thread: thread) } else { computation.update() }
@@ -258,6 +259,17 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     return true
   }
 
+  /// Puts the links of `node`, retired, back on its inputs (its recomputation is
+  /// claimed), and leaves the graph lock: what that finds to do (an input's hooks) is
+  /// done before the recomputation.
+  @inline(never)
+  private static func attachLeavingLock(_ node: GraphRef) {
+    var work = GraphWork()
+    Graph.attachDependencies(of: node, work: &work)
+    Graph.leave()
+    if !work.isEmpty { work.perform() }
+  }
+
   /// Recomputes a value whose update this thread claimed (``claimUpdate(of:thread:)``),
   /// inside a batch, as ``update()`` does, and releases the update lock.
   private func recomputeClaimed(thread: UInt) {
@@ -293,14 +305,17 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     let thread = tracking_current_thread()
     tracking_lock_lock(updateLock)
     defer { tracking_lock_unlock(updateLock) }
+    var work = GraphWork()
     let mustCompute = Graph.withLock { () -> Bool in
       guard graph.pointee.needsUpdate else { return false }
       // Changes from now on are for the next recomputation.
       graph.pointee.dirty = false
       graph.pointee.pending = false
       graph.pointee.runningThread = thread
+      if graph.pointee.retired { Graph.attachDependencies(of: graph, work: &work) }
       return true
     }
+    if !work.isEmpty { work.perform() }
     guard mustCompute else { return }
     if introspects { state.withLock { $0.causesBeginRun() } }
     recompute(thread: thread)

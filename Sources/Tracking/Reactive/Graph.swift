@@ -27,8 +27,11 @@ import CTrackingSupport
 /// to the node held until the pull leaves it. Links are made, moved and dropped only
 /// for their subscriber: by its run as it reads
 /// (``Graph/recordRead(_:by:version:first:work:)``)
-/// and when the run ends (``Graph/endRun(of:work:)``), and when it is cancelled or
-/// retires (``Graph/dropDependencies(of:work:)``). The end of a run and a drop move
+/// and when the run ends (``Graph/endRun(of:work:)``), and when it is cancelled
+/// (``Graph/dropDependencies(of:work:)``). A computation that retires keeps its links
+/// on its own list and takes them off its inputs' (``Graph/detachDependencies(of:work:)``)
+/// until its next recomputation is claimed (``Graph/attachDependencies(of:work:)``).
+/// The end of a run, a drop and a retirement move
 /// the subscriber's `epoch`, so a pull that left the lock knows whether the link it
 /// stood on may have moved or gone. (While a run is under way, a pull does not walk
 /// the node's links: it waits for the run.)
@@ -74,16 +77,18 @@ typealias GraphRef = UnsafeMutablePointer<GraphNode>
 typealias LinkRef = UnsafeMutablePointer<GraphLink>
 
 /// An edge: `sub`'s latest run read `dep` (a computation), at `version`. On two lists:
-/// `sub`'s dependencies and `dep`'s subscribers. Under the graph lock.
+/// `sub`'s dependencies and `dep`'s subscribers, except while `sub` is retired: then
+/// only on the first (see ``GraphNode/retired``). Under the graph lock.
 struct GraphLink {
   let dep: GraphRef
   let sub: GraphRef
   var version: UInt64
   /// When the link was made, among everything installed on tracked properties (see
   /// ``TrackingObserver/installOrder``): a write of a source tells its subscribers and
-  /// the one-shot observers of the property in this order.
-  let order: UInt64
+  /// the one-shot observers of the property in this order. (Made again when the link
+  /// is attached again: see ``GraphNode/retired``.)
+  var order: UInt64
   var nextDep: LinkRef?
-  var prevSub: LinkRef?
-  var nextSub: LinkRef?
+  var prevSub: LinkRef? = nil
+  var nextSub: LinkRef? = nil
 }

@@ -246,20 +246,54 @@ extension Graph {
     sub.pointee.relinks &+= 1
   }
 
-  /// Drops every link of `sub` (it is cancelled, or retires), unless a run of it is
-  /// reading through them: that run keeps them, or drops them when it ends if the node
-  /// was cancelled.
-  ///
-  /// `retiring`: `sub` retires, and the computations it leaves unobserved go to `work`
-  /// rather than retire in place (see ``retireInPlace(_:work:)``).
-  static func dropDependencies(of sub: GraphRef, work: inout GraphWork, retiring: Bool = false) {
+  /// Drops every link of `sub` (it is cancelled, or its run read nothing), unless a
+  /// run of it is reading through them: that run keeps them, or drops them when it
+  /// ends if the node was cancelled. A retired node's links are off its inputs' lists
+  /// already.
+  static func dropDependencies(of sub: GraphRef, work: inout GraphWork) {
     guard !sub.pointee.running, sub.pointee.deps != nil else { return }
     var link = sub.pointee.deps
     sub.pointee.deps = nil
     sub.pointee.epoch &+= 1
+    let attached = !sub.pointee.retired
+    sub.pointee.retired = false
     while let current = link {
       link = current.pointee.nextDep
-      unlink(current, work: &work, retiring: retiring)
+      if attached { detach(current, work: &work) }
+      free(current, work: &work)
+    }
+  }
+
+  /// Takes `sub`'s links off its inputs' lists of subscribers and keeps them on its
+  /// own: it retires (see ``GraphNode/retired``). Not while a run of it is under way or
+  /// claimed: that run keeps them (a value a run just linked is current for that run).
+  /// The computations it leaves without subscribers go to `work`, rather than retire in
+  /// place: down a chain, one after another, not recursively.
+  static func detachDependencies(of sub: GraphRef, work: inout GraphWork) {
+    guard !sub.pointee.running, sub.pointee.runningThread == 0, !sub.pointee.retired, sub.pointee.deps != nil
+    else { return }
+    sub.pointee.retired = true
+    sub.pointee.epoch &+= 1
+    var link = sub.pointee.deps
+    while let current = link {
+      link = current.pointee.nextDep
+      detach(current, work: &work, retiring: true)
+    }
+  }
+
+  /// Puts a retired computation's links back on its inputs' lists of subscribers, each
+  /// as a link made now: in the critical section that claims its recomputation, which
+  /// then reads through them as through any links of its previous run.
+  @inline(__always)
+  static func attachDependencies(of sub: GraphRef, work: inout GraphWork) {
+    sub.pointee.retired = false
+    sub.pointee.epoch &+= 1
+    // The run links its inputs anew (``GraphNode/relinks``).
+    sub.pointee.relinks &+= 1
+    var link = sub.pointee.deps
+    while let current = link {
+      attach(current, work: &work)
+      link = current.pointee.nextDep
     }
   }
 
@@ -267,21 +301,38 @@ extension Graph {
   private static func makeLink(from sub: GraphRef, to dep: GraphRef, version: UInt64, work: inout GraphWork) -> LinkRef {
     // A spare link's memory if there is one (see `tracking_graph_spare_links_storage`).
     let link = tracking_graph_take_spare_link()?.assumingMemoryBound(to: GraphLink.self) ?? .allocate(capacity: 1)
-    let order = dep.pointee.isSource ? tracking_next_install_order() : 0
-    link.initialize(
-      to: GraphLink(dep: dep, sub: sub, version: version, order: order, nextDep: nil, prevSub: dep.pointee.subsTail))
-    if let last = dep.pointee.subsTail { last.pointee.nextSub = link } else { dep.pointee.subs = link }
-    dep.pointee.subsTail = link
+    link.initialize(to: GraphLink(dep: dep, sub: sub, version: version, order: 0, nextDep: nil))
     _ = dep.pointee.owner.retain()
     _ = sub.pointee.owner.retain()
-    if sub.pointee.hearsWillSet { dep.pointee.willSetSubscribers += 1 }
-    if link.pointee.prevSub == nil { subscribersChanged(dep, observed: true, work: &work) }
+    attach(link, work: &work)
     return link
   }
 
-  /// Takes `link` off its computation's subscribers and frees it; the nodes it held are
+  /// Puts `link` at the end of its input's subscribers.
+  @inline(__always)
+  private static func attach(_ link: LinkRef, work: inout GraphWork) {
+    let dep = link.pointee.dep
+    link.pointee.order = dep.pointee.isSource ? tracking_next_install_order() : 0
+    link.pointee.prevSub = dep.pointee.subsTail
+    link.pointee.nextSub = nil
+    if let last = dep.pointee.subsTail { last.pointee.nextSub = link } else { dep.pointee.subs = link }
+    dep.pointee.subsTail = link
+    if link.pointee.sub.pointee.hearsWillSet { dep.pointee.willSetSubscribers += 1 }
+    if link.pointee.prevSub == nil { subscribersChanged(dep, observed: true, work: &work) }
+  }
+
+  /// Takes `link` off its input's subscribers and frees it; the nodes it held are
   /// released once the lock is left.
-  private static func unlink(_ link: LinkRef, work: inout GraphWork, retiring: Bool = false) {
+  private static func unlink(_ link: LinkRef, work: inout GraphWork) {
+    detach(link, work: &work)
+    free(link, work: &work)
+  }
+
+  /// Takes `link` off its input's subscribers. A stale computation that this leaves
+  /// without subscribers retires: in this critical section if it never announced its
+  /// changes, unless `retiring` (a retirement detaches `link`'s subscriber), and after
+  /// the lock is left otherwise.
+  private static func detach(_ link: LinkRef, work: inout GraphWork, retiring: Bool = false) {
     let dep = link.pointee.dep
     if let previous = link.pointee.prevSub {
       previous.pointee.nextSub = link.pointee.nextSub
@@ -294,21 +345,26 @@ extension Graph {
       dep.pointee.subsTail = link.pointee.prevSub
     }
     if link.pointee.sub.pointee.hearsWillSet { dep.pointee.willSetSubscribers -= 1 }
-    work.release(heldReference(dep), heldReference(link.pointee.sub))
-    link.deinitialize(count: 1)
-    if !tracking_graph_keep_spare_link(link) { link.deallocate() }
     guard dep.pointee.subs == nil else { return }
     subscribersChanged(dep, observed: false, work: &work)
     // A stale computation left without subscribers retires now, not at its next
     // change: a propagation stops at a stale node (see `Graph.propagate`), so no
     // change would ever reach it to find it unobserved, and it would observe its
-    // inputs for good. In this critical section if it never announced its changes.
+    // inputs for good.
     guard dep.pointee.isStaleAndUnobserved else { return }
     if retiring || dep.pointee.announces {
       work.unobserved(dep)
     } else {
       retireInPlace(dep, work: &work)
     }
+  }
+
+  /// Frees `link`, off its input's subscribers; the nodes it held are released once
+  /// the lock is left.
+  private static func free(_ link: LinkRef, work: inout GraphWork) {
+    work.release(heldReference(link.pointee.dep), heldReference(link.pointee.sub))
+    link.deinitialize(count: 1)
+    if !tracking_graph_keep_spare_link(link) { link.deallocate() }
   }
 
   /// A dropped link's reference to `node`, to release once the lock is left; or `nil`
@@ -353,6 +409,8 @@ extension Graph {
   /// use once the lock is left.
   static func dependencies(of node: GraphRef) -> [(computation: Computation, version: UInt64)] {
     var reads: [(computation: Computation, version: UInt64)] = []
+    // Retired, it observes nothing (its links wait for its next run).
+    guard !node.pointee.retired else { return reads }
     var link = node.pointee.deps
     while let current = link {
       if current.pointee.dep.pointee.isComputation {
@@ -370,6 +428,7 @@ extension Graph {
     -> [(object: ObjectIdentifier?, type: any Trackable.Type, properties: PropertySet)]
   {
     var reads: [(object: ObjectIdentifier?, type: any Trackable.Type, properties: PropertySet)] = []
+    guard !node.pointee.retired else { return reads }
     var link = node.pointee.deps
     while let current = link {
       let dep = current.pointee.dep

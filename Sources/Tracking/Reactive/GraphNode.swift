@@ -67,7 +67,8 @@ struct GraphNode {
   /// How many times a computation was computed (diagnostics; wraps).
   var recomputeCount: UInt32 = 0
   /// How many runs linked to other inputs than the previous run's (the first run
-  /// included); the others kept their links as they were (diagnostics; wraps).
+  /// included), or linked them again after the node retired; the others kept their
+  /// links as they were (diagnostics; wraps).
   var relinks: UInt32 = 0
 
   // Flags. As a subscriber (a computation's or a reaction's), fixed when the node is
@@ -138,6 +139,14 @@ struct GraphNode {
   /// A computation's: it keeps observing its inputs while nobody observes it
   /// (``Derived/keepsAlive``), so it never retires.
   var keepsAlive = false
+  /// A computation's: it retired (``Graph/retire(_:work:)``). Its links stay on its
+  /// list of dependencies, off its inputs' lists of subscribers: it hears no change,
+  /// and its inputs count it as no subscriber. The claim of its next recomputation
+  /// puts them back (``Graph/attachDependencies(of:work:)``), so that a value read
+  /// again reads through its links as before, rather than look its inputs up again;
+  /// that run's end drops those it did not read. Set only while no run of it is under
+  /// way or claimed, and the value is dirty meanwhile.
+  var retired = false
   /// How the walk under way reached it, when that walk passes through stale values
   /// (see ``Graph``'s propagation, "Passing through stale values"): none at all
   /// outside such a walk, which clears what it marked before it ends.

@@ -78,19 +78,20 @@ extension Computation {
 extension Graph {
   /// Retires `computation`, stale and without subscribers, unless a subscriber came
   /// since or it is kept alive: it stays dirty, so its next read recomputes it (and
-  /// observes its inputs again), and drops its links (the computations that leaves
-  /// without subscribers go to `work`). Returns whether it retired. Under the graph
-  /// lock.
+  /// observes its inputs again), and takes its links off its inputs' lists of
+  /// subscribers, keeping them for that recomputation (``GraphNode/retired``; the
+  /// computations that leaves without subscribers go to `work`). Returns whether it
+  /// retired. Under the graph lock.
   ///
-  /// The check, the mark and the drop of the links are one critical section: a
+  /// The check, the mark and the detaching of the links are one critical section: a
   /// recomputation may start and end between two of them (one that reads no object
   /// ends in the graph alone), and would leave the value current with its links
-  /// dropped, deaf to every later change.
+  /// detached, deaf to every later change.
   static func retire(_ computation: GraphRef, work: inout GraphWork) -> Bool {
     guard computation.pointee.subs == nil else { return false }
     computation.pointee.dirty = true
     guard !computation.pointee.keepsAlive else { return false }
-    dropDependencies(of: computation, work: &work, retiring: true)
+    detachDependencies(of: computation, work: &work)
     return true
   }
 
@@ -101,7 +102,7 @@ extension Graph {
   /// computation whose run reads one of two values by turns (the reactivity suite's
   /// `unstable`) drops one at every change: retired here, it costs no second pass
   /// through the locks. Called from the drop of a link, except while a retirement
-  /// drops its own links: a computation that retirement leaves unobserved goes to
+  /// detaches its own links: a computation that retirement leaves unobserved goes to
   /// `work`, so that a chain thousands deep is retired one after another, not
   /// recursively.
   static func retireInPlace(_ computation: GraphRef, work: inout GraphWork) {
@@ -109,8 +110,10 @@ extension Graph {
     // A one-shot tracking may have read the value and not yet marked it as
     // announcing; the retirement counts as a change for its install (see
     // ``Computation/retire(leavingUnobservedTo:)``).
-    if computation.pointee.computation.registrar.storage.countsAsChangeForInstalls(0) {
-      work.announce(computation)
+    // (Through the node's owner as it is: a reference taken would be retained.)
+    let counts = computation.pointee.owner._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: Computation.self).registrar.storage.countsAsChangeForInstalls(0)
     }
+    if counts { work.announce(computation) }
   }
 }

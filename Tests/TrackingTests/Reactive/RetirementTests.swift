@@ -6,7 +6,8 @@ import Testing
 /// Retirement (`Reactive/Retirement.swift`): a derived value that a run stops reading
 /// while it is stale retires at once, in the critical section of that run's end when
 /// it never announced its changes, and after the locks are left when a one-shot
-/// tracking may observe it.
+/// tracking may observe it. Its links leave its inputs' lists of subscribers and wait
+/// on its own for its next recomputation (`GraphNode.retired`).
 @Suite("Retirement")
 struct RetirementTests {
   /// Whether `value`'s node is linked to any input.
@@ -16,8 +17,8 @@ struct RetirementTests {
 
   /// The reactivity suite's `unstable` shape: `current` reads `double` or `inverse` by
   /// the parity of `a`, and every write flips it. The one it stops reading was left
-  /// stale by the write: it drops its link to `a` in the run's end, and links it again
-  /// when it is read again.
+  /// stale by the write: in the run's end, its link leaves `a`'s subscribers, and its
+  /// next recomputation puts it back.
   @Test func aValueARunStopsReadingWhileStaleRetiresAtOnceAndLinksAgainWhenRead() {
     let inputs = DerivedInputs()
     let double = Derived { inputs.a * 2 }
@@ -38,6 +39,31 @@ struct RetirementTests {
     // One reader of `inputs` per value that reads it: `current`, and the one it reads.
     #expect(inputs.observerCount == 2)
     token.cancel()
+  }
+
+  /// A retired value keeps its links, off its inputs' lists, for its next run: when
+  /// it goes instead, they go with it, and release what they held.
+  @Test func aRetiredValueThatGoesReleasesTheValuesItRead() {
+    let inputs = DerivedInputs()
+    weak var doubledNode: AnyObject?
+    weak var labelNode: AnyObject?
+    do {
+      let doubled = Derived { inputs.a * 2 }
+      let label = Derived { "\(doubled.value)" }
+      doubledNode = doubled.node
+      labelNode = label.node
+      let token = observe { _ = label.value }
+      withTransaction {
+        inputs.a = 2
+        token.cancel()
+      }
+      // Both retired: neither observes its input, and `inputs` has no reader.
+      #expect(Graph.withLock { label.node.graph.pointee.retired && doubled.node.graph.pointee.retired })
+      #expect(doubled.node.readers.isEmpty)
+      #expect(inputs.observerCount == 0)
+    }
+    #expect(labelNode == nil)
+    #expect(doubledNode == nil)
   }
 
   /// Kept alive, the value a run stops reading stays linked to its input, stale; turned
