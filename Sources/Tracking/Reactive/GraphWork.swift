@@ -49,10 +49,10 @@ struct GraphWork {
     /// read: their inputs must be brought up to date.
     var inputsToSettle = SmallList<Unmanaged<AnyObject>>()
 
-    /// Empties the lists for the next work that takes their block, keeping the memory
-    /// of those that grew once (15 entries past the first), not of larger ones.
-    mutating func empty() {
-      let limit = 15
+    /// Empties the lists, keeping the memory of those that hold at most `limit`
+    /// entries past the first and freeing the others' (all of it with 0, see
+    /// ``SmallList/deallocate()``).
+    mutating func empty(keepingCapacityUpTo limit: Int) {
       tells.removeAll(keepingCapacityUpTo: limit)
       unobserved.removeAll(keepingCapacityUpTo: limit)
       announcing.removeAll(keepingCapacityUpTo: limit)
@@ -60,17 +60,6 @@ struct GraphWork {
       settles.removeAll(keepingCapacityUpTo: limit)
       releases.removeAll(keepingCapacityUpTo: limit)
       inputsToSettle.removeAll(keepingCapacityUpTo: limit)
-    }
-
-    /// Frees the lists' memory (see ``SmallList/deallocate()``).
-    mutating func deallocate() {
-      tells.deallocate()
-      unobserved.deallocate()
-      announcing.deallocate()
-      hooks.deallocate()
-      settles.deallocate()
-      releases.deallocate()
-      inputsToSettle.deallocate()
     }
   }
 
@@ -100,9 +89,11 @@ struct GraphWork {
   /// Keeps a block of lists, emptied, as the spare one, or frees it when there is one
   /// already.
   private static func free(_ block: UnsafeMutablePointer<Lists>) {
-    block.pointee.empty()
+    // Kept for the next work that takes it: the memory of lists that grew once (15
+    // entries past the first) stays, not that of larger ones.
+    block.pointee.empty(keepingCapacityUpTo: 15)
     guard !tracking_give_spare_work_block(block) else { return }
-    block.pointee.deallocate()
+    block.pointee.empty(keepingCapacityUpTo: 0)
     block.deinitialize(count: 1)
     block.deallocate()
   }
