@@ -172,13 +172,15 @@ struct NotificationBatch {
     if first { enqueue(queued: node) }
   }
 
-  /// Queues a node that the caller has marked as queued.
-  static func enqueue(queued node: ReactiveNode) {
+  /// Queues a node that the caller has marked as queued. Takes the caller's reference
+  /// (a propagation hands over the one it held to tell the node).
+  static func enqueue(queued node: consuming ReactiveNode) {
     guard let batch = current else {
       // Not inside a batch (a change told outside one): drained here.
+      let node = node
       return run { enqueue(queued: node) }
     }
-    batch.pointee.queue.append(.node(node))
+    batch.pointee.queue.append(.node(consume node))
   }
 
   private mutating func keep(_ source: EventSource) {

@@ -56,14 +56,16 @@ package class Computation: ReactiveNode, @unchecked Sendable {
     recordCause(.willSet, change)
   }
 
-  override final func sourceDidChange(_ change: ChangeDescription) {
+  override final func sourceDidChange(_ change: ChangeDescription) -> Bool {
     recordCause(.didSet, change)
     becomeStale(dirty: true, deferred: false)
+    return false
   }
 
-  override final func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) {
+  override final func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) -> Bool {
     if introspects { recordCause(.didSet, .computation(ComputationChange(computation: computation))) }
     becomeStale(dirty: false, deferred: deferred)
+    return false
   }
 
   /// An Apple object read by the latest recomputation is about to change: it has not

@@ -253,20 +253,26 @@ struct GraphWork {
     tell.node.release()
   }
 
-  /// Tells `tell`'s node of its change, and releases the node. The reference to a
-  /// computation is handed over (see ``ReactiveNode/computationMayHaveChanged(_:deferred:)``).
+  /// Tells `tell`'s node of its change. The node's reference goes to the batch's queue
+  /// if the node waits there, and is released otherwise; the reference to a computation
+  /// is handed over (see ``ReactiveNode/computationMayHaveChanged(_:deferred:)``).
   private static func tell(_ tell: Tell, _ change: ChangeDescription, willSet: Bool, deferred: Bool) {
-    tell.node._withUnsafeGuaranteedRef { node in
+    let queues = tell.node._withUnsafeGuaranteedRef { node -> Bool in
       let node = unsafeDowncast(node, to: ReactiveNode.self)
       if let computation = tell.computation {
-        node.computationMayHaveChanged(
+        return node.computationMayHaveChanged(
           unsafeDowncast(computation.takeRetainedValue(), to: Computation.self), deferred: deferred)
       } else if willSet {
         node.sourceWillChange(change)
+        return false
       } else {
-        node.sourceDidChange(change)
+        return node.sourceDidChange(change)
       }
     }
-    tell.node.release()
+    if queues {
+      NotificationBatch.enqueue(queued: unsafeDowncast(tell.node.takeRetainedValue(), to: ReactiveNode.self))
+    } else {
+      tell.node.release()
+    }
   }
 }

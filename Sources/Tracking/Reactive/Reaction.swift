@@ -171,9 +171,9 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// will-set started may read before that thread stores the new value, and the did-set
   /// then asks for the run that reads it (so the final value is never lost); it
   /// coalesces with a run not yet started.
-  override func sourceDidChange(_ change: ChangeDescription) {
+  override func sourceDidChange(_ change: ChangeDescription) -> Bool {
     recordCause(.didSet, change)
-    changed(.didSet, { change }, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true)
+    return changed(.didSet, { change }, requested: options.contains(.didSet) || !hearsWillSet, atBatchEnd: true)
   }
 
   /// The change's only observer, for a change made outside any batch: the run that the
@@ -188,7 +188,7 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// A derived value changes when it is recomputed, which this reaction's run will do
   /// (by pulling it) if it must: the change is of the kind the options ask for, and
   /// names the derived value.
-  override func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) {
+  override func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) -> Bool {
     computationChanged(computation, deferred: deferred, alone: false)
   }
 
@@ -200,12 +200,12 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
 
   /// The description, when it is made, takes the caller's reference to `computation`
   /// (moved in, not retained again); otherwise it is released here.
-  @inline(__always)
-  private func computationChanged(_ computation: consuming Computation, deferred: Bool, alone: Bool) {
+  @inline(__always) @discardableResult
+  private func computationChanged(_ computation: consuming Computation, deferred: Bool, alone: Bool) -> Bool {
     let describes = changeNeeds != .nothing
     if introspects { recordCause(.didSet, .computation(ComputationChange(computation: copy computation))) }
     var owned = Optional(computation)
-    changed(
+    return changed(
       options.contains(.didSet) || !hearsWillSet ? .didSet : .willSet,
       { describes ? .computation(ComputationChange(computation: owned.take().unsafelyUnwrapped)) : .none },
       requested: true, atBatchEnd: !deferred, startsHere: !deferred, certain: false, alone: alone)
@@ -241,10 +241,16 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
   /// `change` makes the change's description, only when it becomes the pending one: a
   /// derived value's is made there (made before and copied in, its computation was
   /// retained and released once more).
+  ///
+  /// Returns whether the reaction must wait in the batch's queue, which only a change
+  /// that waits for its batch's end (`atBatchEnd`, not `alone`) can ask: the caller,
+  /// which holds a reference to the reaction, queues it with that reference (see
+  /// ``ReactiveNode/sourceDidChange(_:)``).
+  @discardableResult
   private func changed(
     _ kind: TrackingEvent.Kind, _ change: () -> ChangeDescription, requested: Bool, atBatchEnd: Bool,
     startsHere: Bool = true, certain: Bool = true, alone: Bool = false
-  ) {
+  ) -> Bool {
     let thread = tracking_current_thread()
     let runsHere = startsHere && runsWhereChanged
     let start = state.withLock { state -> RunStart in
@@ -281,8 +287,10 @@ package final class Reaction: ReactiveNode, @unchecked Sendable {
       return runsHere && !(alone && state.nextRunIsScheduled)
         ? .now(state.beginRun(on: thread, keepsSource: bodyTakesChange)) : .scheduled
     }
-    if case .none = start { return }
+    if case .none = start { return false }
+    if case .queue = start { return true }
     if alone { Self.actInBatch(Unmanaged.passUnretained(self), start) } else { act(on: start) }
+    return false
   }
 
   /// ``act(on:)`` for a change delivered alone, outside any batch: what acting on it

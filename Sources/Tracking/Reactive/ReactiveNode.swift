@@ -106,7 +106,11 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   func sourceWillChange(_ change: ChangeDescription) {}
 
   /// A property this node read has changed, on the mutating thread, inside a batch.
-  func sourceDidChange(_ change: ChangeDescription) {}
+  /// Returns whether the node must wait in that batch's queue: the caller queues it,
+  /// with the reference to the node it holds (``NotificationBatch/enqueue(queued:)``),
+  /// rather than the node retaining itself for the queue while the caller releases its
+  /// own reference.
+  func sourceDidChange(_ change: ChangeDescription) -> Bool { false }
 
   /// ``sourceDidChange(_:)`` when this node is the change's only observer and the
   /// change was made outside any batch: what the node would queue would be the first
@@ -115,7 +119,7 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// source), the node opens it, and only if it acts on the change (a reaction that
   /// waits for its owner's run, told already, does nothing here).
   func sourceDidChangeAlone(_ change: ChangeDescription) {
-    NotificationBatch.run { sourceDidChange(change) }
+    NotificationBatch.run { if sourceDidChange(change) { NotificationBatch.enqueue(queued: self) } }
   }
 
   /// A computation this node read may have changed (it is dirty or pending), on the
@@ -123,8 +127,9 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// happened yet (an Apple object's will-set), so a run it causes must be scheduled,
   /// not started on this thread. `computation` is passed owned: a node that keeps it
   /// (in the change's description) takes the caller's reference rather than retaining
-  /// it again.
-  func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) {}
+  /// it again. Returns whether the node must wait in the batch's queue, as
+  /// ``sourceDidChange(_:)`` does.
+  func computationMayHaveChanged(_ computation: consuming Computation, deferred: Bool) -> Bool { false }
 
   /// ``computationMayHaveChanged(_:deferred:)`` for a change made outside any batch
   /// that reaches this node alone (the propagation found nothing else to do): as with
@@ -132,7 +137,9 @@ package class ReactiveNode: LifetimeOwner, @unchecked Sendable {
   /// rather than wait in one opened for it and be taken back out.
   func computationMayHaveChangedAlone(_ computation: consuming Computation) {
     let computation = computation
-    NotificationBatch.run { computationMayHaveChanged(computation, deferred: false) }
+    NotificationBatch.run {
+      if computationMayHaveChanged(computation, deferred: false) { NotificationBatch.enqueue(queued: self) }
+    }
   }
 
   /// An Apple `@Observable` property read by the latest run is about to change (with
