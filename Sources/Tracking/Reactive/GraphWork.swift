@@ -89,9 +89,11 @@ struct GraphWork {
   /// Keeps a block of lists, emptied, as the spare one, or frees it when there is one
   /// already.
   private static func free(_ block: UnsafeMutablePointer<Lists>) {
-    // Kept for the next work that takes it: the memory of lists that grew once (15
-    // entries past the first) stays, not that of larger ones.
-    block.pointee.empty(keepingCapacityUpTo: 15)
+    // Kept for the next work that takes it: the memory of lists that grew up to 60
+    // entries past the first stays (a write that tells fifty reactions, as in the
+    // reactivity suite's broadPropagation, grew its list three times at every write),
+    // not that of larger ones. At most about 10 KiB for the process.
+    block.pointee.empty(keepingCapacityUpTo: 60)
     guard !tracking_give_spare_work_block(block) else { return }
     block.pointee.empty(keepingCapacityUpTo: 0)
     block.deinitialize(count: 1)
