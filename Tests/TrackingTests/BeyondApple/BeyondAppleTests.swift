@@ -250,13 +250,18 @@ struct BeyondAppleTests {
     try await when { counter.count == 3 }
   }
 
-  @Test func whenResumesAfterTheChangeThatMakesItTrue() async throws {
+  /// On the main actor, where the condition runs too: a tracked property is not
+  /// synchronized (nor is an `@Observable` one), so the condition's first run, made
+  /// where `when` starts, must not overlap the writes. (Started in a child task of a
+  /// nonisolated test, it read `count` on another thread while the test wrote it,
+  /// which ThreadSanitizer reported once.)
+  @MainActor @Test func whenResumesAfterTheChangeThatMakesItTrue() async throws {
     let counter = Counter()
-    async let waited: Void = when { counter.count >= 2 }
+    let waited = Task { @MainActor in try await when { counter.count >= 2 } }
     await Task.yield()
     counter.count = 1
     counter.count = 2
-    try await waited
+    try await waited.value
     #expect(counter.count == 2)
   }
 
