@@ -88,6 +88,7 @@ CTrackingSupport/include/CTrackingSupport.h @ defined(_WIN32) @ (the ladder abov
 CTrackingSupport/include/CTrackingSupport.h @ defined(__linux__) @ (the ladder above)
 CTrackingSupport/include/CTrackingSupport.h @ !defined(_WIN32) @ `<pthread.h>`: clang apple, Linux build, clang posix · without: clang windows
 CTrackingSupport/include/CTrackingSupport.h @ !defined(__APPLE__) && !defined(_WIN32) && !defined(__linux__) @ `pthread_mutex_destroy`: clang posix · else: clang apple, clang windows, Linux build
+CTrackingSupport/include/CTrackingSupport.h @ defined(__linux__) && defined(__has_builtin) @ the thread pointer as the thread's identifier (`__builtin_thread_pointer`, where the compiler has it): Linux build · `GetCurrentThreadId`: clang windows · `pthread_self`: clang apple, clang posix
 CTrackingSupport/CTrackingSupport.c @ defined(__APPLE__) || defined(_WIN32) || defined(__linux__) @ the graph lock's static initializer: Linux build, clang apple, windows · elsewhere (a pthread mutex): clang posix
 CTrackingSupport/CTrackingSupport.c @ defined(__linux__) @ futex wait/wake: Linux build · elsewhere (no code): clang apple, windows, posix
 EOF
