@@ -9,7 +9,8 @@ typealias UnobservedComputations = SmallList<(computation: Unmanaged<AnyObject>,
 /// hooks, the inputs to bring up to date at the end of a run that ignored its own
 /// change of one) and the releases of the nodes that dropped links held. Each node in it is
 /// retained, and released by ``perform(_:)``, which must be called once when the work
-/// is not empty.
+/// is not empty (a node told that waits in the batch gets that reference in the queue
+/// instead).
 ///
 /// A trivial value: most walks find nothing to do (a read, a run that keeps its
 /// links), and then it costs nothing to make or to drop. The lists are allocated at
