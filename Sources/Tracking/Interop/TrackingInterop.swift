@@ -68,7 +68,14 @@ public enum TrackingInterop {
 
   @inlinable
   static var isRelaying: Bool {
-    tracking_interop_flags() & 1 != 0
+    isRelaying(tracking_interop_flags())
+  }
+
+  /// Whether `flags`, the interop switches as a caller loaded them, relay reads and
+  /// writes to Apple's registrar.
+  @inlinable @inline(__always)
+  static func isRelaying(_ flags: Int) -> Bool {
+    flags & 1 != 0
   }
 
   private static func setFlag(_ bit: Int, _ on: Bool) {

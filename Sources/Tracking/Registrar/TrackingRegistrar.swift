@@ -48,10 +48,14 @@ public struct TrackingRegistrar: @unchecked Sendable {
   public func access<Subject: Trackable, Member>(
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
-    // One branch on the common path: no scope on this thread and no interop.
+    // One branch on the common path: no scope on this thread and no interop. The
+    // interop switches, loaded once for that test, also say whether to relay the read.
     let scope = CurrentScope.raw
-    if _slowPath(CurrentScope.readNeedsRecording(scope)) {
-      recordAccess(subject, property: id, scope: scope) { Self.reportUntrackedRead(subject, id, keyPath) }
+    let interop = tracking_interop_flags()
+    if _slowPath(CurrentScope.readNeedsRecording(scope, interop: interop)) {
+      recordAccess(subject, property: id, scope: scope, relaying: TrackingInterop.isRelaying(interop)) {
+        Self.reportUntrackedRead(subject, id, keyPath)
+      }
     }
   }
 
@@ -66,8 +70,11 @@ public struct TrackingRegistrar: @unchecked Sendable {
   }
 
   /// The part of ``access(_:property:keyPath:)`` that runs inside a tracking scope or
-  /// with interop on, given the scope slot as the caller loaded it; in a region that
-  /// requires tracking (and outside any tracking), `reportUntracked` reports the read.
+  /// with interop on, given the scope slot as the caller loaded it and whether reads
+  /// are relayed to Apple's registrar (`relaying`, from the switches the caller
+  /// loaded: loaded again here, after a call, they cost a load and a test more on
+  /// every read in a scope); in a region that requires tracking (and outside any
+  /// tracking), `reportUntracked` reports the read.
   /// The one place a read is recorded: state values' registrars come here too.
   /// Inlined: reads inside scopes are the common case in views, and an out-of-line
   /// call cost them about 25 instructions each (the rare paths it calls, reporting and
@@ -76,7 +83,8 @@ public struct TrackingRegistrar: @unchecked Sendable {
   /// call.
   @inlinable @inline(__always)
   func recordAccess<Subject: Trackable>(
-    _ subject: Subject, property id: Int, scope: UnsafeMutableRawPointer?, reportUntracked: () -> Void
+    _ subject: Subject, property id: Int, scope: UnsafeMutableRawPointer?, relaying: Bool,
+    reportUntracked: () -> Void
   ) {
     if let scope {
       if _fastPath(scope != CurrentScope.requiredMarker) {
@@ -85,7 +93,7 @@ public struct TrackingRegistrar: @unchecked Sendable {
         reportUntracked()
       }
     }
-    if _slowPath(TrackingInterop.isRelaying) {
+    if _slowPath(relaying) {
       TrackingInterop.relayAccess(storage, id)
     }
   }

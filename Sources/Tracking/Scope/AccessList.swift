@@ -337,7 +337,11 @@ package struct AccessList {
   @inlinable @inline(__always)
   static func hasRead(in scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int) -> Bool {
     let list = scope.assumingMemoryBound(to: AccessList.self)
-    return list.pointee.firstStorage === storage && list.pointee.firstProperties.hasBit(id)
+    // Compared as words: `===` on the optional tests it for `nil` first, three
+    // instructions more on every read made again (`storage` is never `nil`).
+    let first = unsafeBitCast(list.pointee.firstStorage, to: UInt.self)
+    return first == UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
+      && list.pointee.firstProperties.hasBit(id)
   }
 
   /// Records a read into the scope that is current on this thread, which has not made

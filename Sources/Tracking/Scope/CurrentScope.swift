@@ -31,7 +31,13 @@ enum CurrentScope {
   /// one branch: what a read outside any scope pays.
   @inlinable @inline(__always)
   static func readNeedsRecording(_ scope: UnsafeMutableRawPointer?) -> Bool {
-    UInt(bitPattern: scope) | UInt(bitPattern: tracking_interop_flags()) != 0
+    readNeedsRecording(scope, interop: tracking_interop_flags())
+  }
+
+  /// ``readNeedsRecording(_:)`` with the interop switches as the caller loaded them.
+  @inlinable @inline(__always)
+  static func readNeedsRecording(_ scope: UnsafeMutableRawPointer?, interop: Int) -> Bool {
+    UInt(bitPattern: scope) | UInt(bitPattern: interop) != 0
   }
 
   /// The marker of a region that requires tracking.

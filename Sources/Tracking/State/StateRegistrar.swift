@@ -75,7 +75,7 @@ public struct StateRegistrar: @unchecked Sendable {
   /// given the scope slot as it loaded it.
   @usableFromInline
   func recordAccess<State>(_ state: State.Type, property id: Int, name: StaticString, scope: UnsafeMutableRawPointer?) {
-    observation.registrar.recordAccess(observation, property: id, scope: scope) {
+    observation.registrar.recordAccess(observation, property: id, scope: scope, relaying: TrackingInterop.isRelaying) {
       RequiredTracking.reportUntrackedRead(observation, \.self, name: "\(name)", typeName: "\(State.self)")
     }
   }
@@ -99,7 +99,9 @@ public struct StateRegistrar: @unchecked Sendable {
   static func recordRootAccess(_ observation: Unmanaged<StateObservation>, scope: UnsafeMutableRawPointer?) -> Bool {
     var untracked = false
     observation._withUnsafeGuaranteedRef { observation in
-      observation.registrar.recordAccess(observation, property: StateObservation.rootID, scope: scope) {
+      observation.registrar.recordAccess(
+        observation, property: StateObservation.rootID, scope: scope, relaying: TrackingInterop.isRelaying
+      ) {
         untracked = true
       }
     }
