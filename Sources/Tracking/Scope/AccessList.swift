@@ -337,8 +337,9 @@ package struct AccessList {
   @inlinable @inline(__always)
   static func hasRead(in scope: UnsafeMutableRawPointer, _ storage: RegistrarStorage, _ id: Int) -> Bool {
     let list = scope.assumingMemoryBound(to: AccessList.self)
-    // Compared as words: `===` on the optional tests it for `nil` first, three
-    // instructions more on every read made again (`storage` is never `nil`).
+    // Compared as words: `===` on the optional tests it for `nil` first, and set two
+    // flags to combine the tests: five instructions more on every read made again
+    // (`storage` is never `nil`).
     let first = unsafeBitCast(list.pointee.firstStorage, to: UInt.self)
     return first == UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque())
       && list.pointee.firstProperties.hasBit(id)
