@@ -48,8 +48,9 @@ public struct TrackingRegistrar: @unchecked Sendable {
   public func access<Subject: Trackable, Member>(
     _ subject: Subject, property id: Int, keyPath: @autoclosure () -> KeyPath<Subject, Member>
   ) {
-    // One branch on the common path: no scope on this thread and no interop. The
-    // interop switches, loaded once for that test, also say whether to relay the read.
+    // One test on the common path: no scope on this thread and no interop (LLVM may
+    // branch on each word; see RESULTS.md, "A read made again in a scope"). The interop
+    // switches, loaded once for that test, also say whether to relay the read.
     let scope = CurrentScope.raw
     let interop = tracking_interop_flags()
     if _slowPath(CurrentScope.readNeedsRecording(scope, interop: interop)) {
