@@ -112,3 +112,63 @@ extension ReactiveNode {
     state.withLock { $0.causes.heard(cause) }
   }
 }
+
+/// What the graph shows of a node when asked: a token's or a derived value's
+/// dependencies, a derived value's readers, a ``TrackingGraph``. Called with the graph
+/// lock held, like everything in ``Graph``; nothing on a write's or a run's path.
+extension Graph {
+  /// The nodes subscribed to `computation` (introspection).
+  static func subscribers(of computation: GraphRef) -> [ReactiveNode] {
+    var nodes: [ReactiveNode] = []
+    var link = computation.pointee.subs
+    while let current = link {
+      nodes.append(current.pointee.sub.pointee.node)
+      link = current.pointee.nextSub
+    }
+    return nodes
+  }
+
+  /// The computations `node`'s latest run read, with the versions it saw, retained for
+  /// use once the lock is left.
+  static func dependencies(of node: GraphRef) -> [(computation: Computation, version: UInt64)] {
+    var reads: [(computation: Computation, version: UInt64)] = []
+    // Retired, it observes nothing (its links wait for its next run).
+    guard !node.pointee.retired else { return reads }
+    var link = node.pointee.deps
+    while let current = link {
+      if current.pointee.dep.pointee.isComputation {
+        reads.append((current.pointee.dep.pointee.computation, current.pointee.version))
+      }
+      link = current.pointee.nextDep
+    }
+    return reads
+  }
+
+  /// The tracked properties `node`'s latest run read, in order: each source's object
+  /// (by its storage's address; `nil` once deallocated), type and property
+  /// (introspection).
+  static func sources(of node: GraphRef)
+    -> [(object: ObjectIdentifier?, type: any Trackable.Type, properties: PropertySet)]
+  {
+    var reads: [(object: ObjectIdentifier?, type: any Trackable.Type, properties: PropertySet)] = []
+    guard !node.pointee.retired else { return reads }
+    var link = node.pointee.deps
+    while let current = link {
+      let dep = current.pointee.dep
+      if dep.pointee.isSource {
+        let source = unsafeDowncast(dep.pointee.owner.takeUnretainedValue(), to: PropertySource.self)
+        // By address: the storage may be in its deinit, waiting for the lock to detach.
+        let object = dep.pointee.sourceStorage.map { unsafeBitCast($0, to: ObjectIdentifier.self) }
+        let id = Int(dep.pointee.sourceID)
+        let properties = id == PropertySource.everyProperty ? PropertySet.all : PropertySet(id)
+        if let index = reads.firstIndex(where: { $0.object != nil && $0.object == object }) {
+          reads[index].properties.formUnion(properties)
+        } else {
+          reads.append((object, source.type, properties))
+        }
+      }
+      link = current.pointee.nextDep
+    }
+    return reads
+  }
+}
