@@ -113,9 +113,10 @@ extension ReactiveNode {
   }
 }
 
-/// What the graph shows of a node when asked: a token's or a derived value's
-/// dependencies, a derived value's readers, a ``TrackingGraph``. Called with the graph
-/// lock held, like everything in ``Graph``; nothing on a write's or a run's path.
+/// What the graph shows of a node when asked: a token's dependencies, a derived value's
+/// readers, and every node's sources and dependencies for a ``TrackingGraph``. Called
+/// with the graph lock held, like everything in ``Graph``; nothing on a write's or a
+/// run's path.
 extension Graph {
   /// The nodes subscribed to `computation` (introspection).
   static func subscribers(of computation: GraphRef) -> [ReactiveNode] {
